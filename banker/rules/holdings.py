@@ -1,0 +1,565 @@
+"""What players hold: building, selling, mortgages, trades, debt, bankruptcy, the deadline score."""
+
+from __future__ import annotations
+
+from .board import DECKS, DEED_IDS, DEEDS, GROUPS
+from .errors import BadCommand, DomainError
+from .state import (
+    MAX_AMOUNT, active_player, deck_name, deed_name, event, field, int_field, money, name, pay,
+    player, property_field, require_no_debt, require_playing,
+)
+from .turn import end_turn, open_auction, owns_set
+
+# --- reading the board --------------------------------------------------------------------
+
+
+def level(st: dict) -> int:
+    """Buildings on a street, a hotel counting as five houses."""
+    return 5 if st["hotel"] else st["houses"]
+
+
+def color(group: str) -> str:
+    return group.replace("_", " ")
+
+
+def names_of(ids) -> str:
+    names = [deed_name(i) for i in ids]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def building_value(prop: str, st: dict) -> int:
+    """Half of what the buildings on a street cost (a hotel includes its four houses)."""
+    d = DEEDS[prop]
+    if st["hotel"]:
+        return (d.hotel_cost + 4 * d.house_cost) // 2
+    return st["houses"] * d.house_cost // 2
+
+
+def set_has_buildings(s: dict, prop: str) -> bool:
+    return any(level(s["properties"][d]) for d in GROUPS[DEEDS[prop].group])
+
+
+def can_raise(s: dict, pid: str) -> int:
+    """Cash a player could still raise by selling every building and mortgaging every deed."""
+    total = 0
+    for prop, st in s["properties"].items():
+        if st["owner"] == pid:
+            total += building_value(prop, st)
+            if not st["mortgaged"]:
+                total += DEEDS[prop].mortgage_value
+    return total
+
+
+def score(s: dict, pid: str) -> int:
+    """The agreed-deadline score: cash, deeds at price or mortgage value, buildings at half."""
+    total = player(s, pid)["cash"]
+    for prop, st in s["properties"].items():
+        if st["owner"] == pid:
+            d = DEEDS[prop]
+            total += d.mortgage_value if st["mortgaged"] else d.price
+            total += building_value(prop, st)
+    return total
+
+
+# --- building -----------------------------------------------------------------------------
+
+
+def build_refusal(s: dict, prop: str, cost: int | None = None, kind: str | None = None) -> str | None:
+    """Why the next building cannot go on prop now, or None when it can."""
+    d, st = DEEDS[prop], s["properties"][prop]
+    if d.kind != "street":
+        return f"{d.name} is a {d.kind}: railroads and utilities take no buildings."
+    owner = st["owner"]
+    if owner is None:
+        return f"Nobody owns {d.name}."
+    group = GROUPS[d.group]
+    missing = [g for g in group if s["properties"][g]["owner"] != owner]
+    if missing:
+        return (f"{name(s, owner)} must own every {color(d.group)} street to build; "
+                f"{names_of(missing)} {'is' if len(missing) == 1 else 'are'} not theirs.")
+    mortgaged = [g for g in group if s["properties"][g]["mortgaged"]]
+    if mortgaged:
+        return (f"{names_of(mortgaged)} {'is' if len(mortgaged) == 1 else 'are'} mortgaged: no "
+                f"building on a color set with a mortgaged street.")
+    if st["hotel"]:
+        return f"{d.name} has a hotel, the most a street can hold."
+    low = min(level(s["properties"][g]) for g in group)
+    if level(st) > low:
+        lowest = next(g for g in group if level(s["properties"][g]) == low)
+        return f"Build evenly: {deed_name(lowest)} has fewer houses."
+    nxt = "hotel" if st["houses"] == 4 else "house"
+    if kind and kind != nxt:
+        return f"{d.name} is ready for a {nxt}, not a {kind}."
+    if s["bank"][nxt + "s"] == 0:
+        return f"The Bank has no {nxt}s left: wait until some come back."
+    price = cost if cost is not None else (d.hotel_cost if nxt == "hotel" else d.house_cost)
+    cash = player(s, owner)["cash"]
+    if cash < price:
+        return f"{name(s, owner)} has {money(cash)}; a {nxt} on {d.name} costs {money(price)}."
+    return None
+
+
+def building_refusal_anywhere(s: dict, pid: str, kind: str) -> str | None:
+    """Why pid could not place a building of that kind anywhere (cash aside), or None."""
+    for prop, st in s["properties"].items():
+        if st["owner"] == pid and build_refusal(s, prop, cost=0, kind=kind) is None:
+            return None
+    return f"{name(s, pid)} has no street where a {kind} could legally go, so cannot bid for it."
+
+
+def place(s: dict, prop: str, kind: str) -> None:
+    st, bank = s["properties"][prop], s["bank"]
+    if kind == "hotel":
+        st["houses"], st["hotel"] = 0, True
+        bank["hotels"] -= 1
+        bank["houses"] += 4
+    else:
+        st["houses"] += 1
+        bank["houses"] -= 1
+
+
+def _street_command(s: dict, c: dict) -> str:
+    require_playing(s)
+    return property_field(c)
+
+
+def cmd_build(s: dict, events: list, c: dict) -> None:
+    prop = _street_command(s, c)
+    require_no_debt(s)
+    why = build_refusal(s, prop)
+    if why:
+        raise DomainError(why, "cannot_build")
+    d, st = DEEDS[prop], s["properties"][prop]
+    kind = "hotel" if st["houses"] == 4 else "house"
+    cost = d.hotel_cost if kind == "hotel" else d.house_cost
+    player(s, st["owner"])["cash"] -= cost
+    place(s, prop, kind)
+    extra = ", returning its four houses to the Bank" if kind == "hotel" else ""
+    event(s, events, "built", f"{name(s, st['owner'])} built a {kind} on {d.name} for "
+          f"{money(cost)}{extra}.", player=st["owner"], property=prop, kind=kind)
+
+
+def cmd_building_auction(s: dict, events: list, c: dict) -> None:
+    require_playing(s)
+    kind = field(c, "kind")
+    if kind not in ("house", "hotel"):
+        raise BadCommand("'kind' must be \"house\" or \"hotel\".", "wrong_value")
+    require_no_debt(s)
+    if s["pending"]["auction"]:
+        raise DomainError("Another auction is open: close it first.", "auction_pending")
+    if s["bank"][kind + "s"] == 0:
+        raise DomainError(f"The Bank has no {kind}s left to auction.", "no_supply")
+    open_auction(s, events, kind, f"Several players want the Bank's last {kind}s")
+
+
+def place_auctioned_building(s: dict, events: list, winner: str, kind: str, bid: int,
+                             c: dict) -> None:
+    if "property" not in c:
+        raise BadCommand(f"Name the street where {name(s, winner)} places the {kind} "
+                         "('property').", "missing_field")
+    prop = property_field(c)
+    if s["properties"][prop]["owner"] != winner:
+        raise DomainError(f"{deed_name(prop)} is not {name(s, winner)}'s: the {kind} must go on "
+                          "one of the winner's streets.", "cannot_build")
+    why = build_refusal(s, prop, cost=bid, kind=kind)
+    if why:
+        raise DomainError(why, "cannot_build")
+    player(s, winner)["cash"] -= bid
+    place(s, prop, kind)
+    event(s, events, "built", f"{name(s, winner)} won the {kind} at auction for {money(bid)} "
+          f"and placed it on {deed_name(prop)}.", player=winner, property=prop, kind=kind)
+
+
+def sell_refusal(s: dict, prop: str) -> str | None:
+    d, st = DEEDS[prop], s["properties"][prop]
+    if d.kind != "street" or level(st) == 0:
+        return f"There are no buildings on {d.name}."
+    group = GROUPS[d.group]
+    high = max(level(s["properties"][g]) for g in group)
+    if level(st) < high:
+        highest = next(g for g in group if level(s["properties"][g]) == high)
+        return f"Sell evenly: {deed_name(highest)} has more buildings."
+    if st["hotel"] and s["bank"]["houses"] < 4 and not ruling_applies(s):
+        return (f"The Bank has only {s['bank']['houses']} houses: a hotel sold comes back as four "
+                "houses, so it cannot be sold now.")
+    return None
+
+
+def ruling_applies(s: dict) -> bool:
+    return s["edition"] == "g0009" and s["options"]["hotel_shortage_ruling"]
+
+
+def cmd_sell_building(s: dict, events: list, c: dict) -> None:
+    prop = _street_command(s, c)
+    why = sell_refusal(s, prop)
+    if why:
+        raise DomainError(why, "cannot_sell")
+    d, st, bank = DEEDS[prop], s["properties"][prop], s["bank"]
+    owner = player(s, st["owner"])
+    if st["hotel"] and bank["houses"] < 4:
+        sell_hotel_under_ruling(s, events, prop)
+        return
+    if st["hotel"]:
+        st["hotel"], st["houses"] = False, 4
+        bank["hotels"] += 1
+        bank["houses"] -= 4
+        refund, what = d.hotel_cost // 2, "the hotel (it comes back as four houses)"
+    else:
+        st["houses"] -= 1
+        bank["houses"] += 1
+        refund, what = d.house_cost // 2, "a house"
+    owner["cash"] += refund
+    event(s, events, "sold_building", f"{owner['name']} sold {what} on {d.name} back to the Bank "
+          f"for {money(refund)}.", player=owner["id"], property=prop)
+
+
+def sell_hotel_under_ruling(s: dict, events: list, prop: str) -> None:
+    """The guide's house ruling for a hotel sold when the Bank has fewer than four houses."""
+    d, st, bank = DEEDS[prop], s["properties"][prop], s["bank"]
+    owner = player(s, st["owner"])
+    refund = (d.hotel_cost + 4 * d.house_cost) // 2
+    st["hotel"], st["houses"] = False, 0
+    bank["hotels"] += 1
+    others = [g for g in GROUPS[d.group] if g != prop]
+    for g in sorted(others, key=lambda g: s["properties"][g]["hotel"]):  # houses first
+        o, od = s["properties"][g], DEEDS[g]
+        if o["hotel"]:
+            bank["hotels"] += 1
+            o["hotel"] = False
+            if bank["houses"] >= 1:
+                o["houses"] = 1
+                bank["houses"] -= 1
+                refund += (od.hotel_cost + 3 * od.house_cost) // 2
+            else:
+                refund += (od.hotel_cost + 4 * od.house_cost) // 2
+        elif o["houses"] > 1:
+            n = o["houses"] - 1
+            o["houses"] = 1
+            bank["houses"] += n
+            refund += n * od.house_cost // 2
+    owner["cash"] += refund
+    event(s, events, "sold_building",
+          f"{owner['name']} sold the whole hotel development on {d.name} back to the Bank "
+          f"(the Bank lacked four houses; the {color(d.group)} set sold down evenly) for "
+          f"{money(refund)}.", player=owner["id"], property=prop)
+
+
+# --- mortgages ----------------------------------------------------------------------------
+
+
+def mortgage_refusal(s: dict, prop: str) -> str | None:
+    d, st = DEEDS[prop], s["properties"][prop]
+    if st["owner"] is None:
+        return f"Nobody owns {d.name}."
+    if st["mortgaged"]:
+        return f"{d.name} is already mortgaged."
+    if d.kind == "street" and set_has_buildings(s, prop):
+        return f"Sell every building on the {color(d.group)} streets before mortgaging {d.name}."
+    return None
+
+
+def unmortgage_refusal(s: dict, prop: str) -> str | None:
+    d, st = DEEDS[prop], s["properties"][prop]
+    if not st["mortgaged"]:
+        return f"{d.name} is not mortgaged."
+    cost = d.lift_cost(s["edition"])
+    cash = player(s, st["owner"])["cash"]
+    if cash < cost:
+        return f"{name(s, st['owner'])} has {money(cash)}; lifting {d.name} costs {money(cost)}."
+    return None
+
+
+def cmd_mortgage(s: dict, events: list, c: dict) -> None:
+    prop = _street_command(s, c)
+    why = mortgage_refusal(s, prop)
+    if why:
+        raise DomainError(why, "cannot_mortgage")
+    d, st = DEEDS[prop], s["properties"][prop]
+    st["mortgaged"] = True
+    player(s, st["owner"])["cash"] += d.mortgage_value
+    event(s, events, "mortgaged", f"{name(s, st['owner'])} mortgaged {d.name} for "
+          f"{money(d.mortgage_value)}.", player=st["owner"], property=prop)
+
+
+def lift(s: dict, events: list, prop: str) -> None:
+    d, st = DEEDS[prop], s["properties"][prop]
+    cost = d.lift_cost(s["edition"])
+    player(s, st["owner"])["cash"] -= cost
+    st["mortgaged"] = False
+    event(s, events, "unmortgaged", f"{name(s, st['owner'])} lifted the mortgage on {d.name} for "
+          f"{money(cost)}.", player=st["owner"], property=prop)
+
+
+def cmd_unmortgage(s: dict, events: list, c: dict) -> None:
+    prop = _street_command(s, c)
+    require_no_debt(s)
+    why = unmortgage_refusal(s, prop)
+    if why:
+        raise DomainError(why, "cannot_unmortgage")
+    lift(s, events, prop)
+
+
+# --- receiving mortgaged deeds (trade and bankruptcy) -------------------------------------
+
+
+def receiving_cost(s: dict, received: list[str], lifted: set[str]) -> tuple[int, int]:
+    """(cost of lifting the chosen deeds now, classic's 10% fees on the rest)."""
+    lifting = fees = 0
+    for prop in received:
+        if s["properties"][prop]["mortgaged"]:
+            d = DEEDS[prop]
+            if prop in lifted:
+                lifting += d.lift_cost(s["edition"])
+            elif s["edition"] == "classic":
+                fees += d.mortgage_value // 10 + (d.mortgage_value % 10 > 0)
+    return lifting, fees
+
+
+def take_over_mortgages(s: dict, events: list, pid: str, received: list[str],
+                        lifted: set[str]) -> None:
+    """The new owner lifts the chosen mortgaged deeds; classic charges 10% on the rest."""
+    fees = []
+    for prop in received:
+        if not s["properties"][prop]["mortgaged"]:
+            continue
+        if prop in lifted:
+            lift(s, events, prop)
+        elif s["edition"] == "classic":
+            fees.append(prop)
+    if fees:
+        _, amount = receiving_cost(s, fees, set())
+        pay(s, events, pid, None, amount, "mortgage_interest",
+            f"10% interest to keep {names_of(fees)} mortgaged")
+
+
+def _id_list(c: dict, key: str, where: str, check) -> list:
+    v = c.get(key, [])
+    if not isinstance(v, list):
+        raise BadCommand(f"'{where}' must be a list.", "wrong_type")
+    out = [check(x) for x in v]
+    if len(set(out)) != len(out):
+        raise BadCommand(f"'{where}' names the same item twice.", "wrong_value")
+    return out
+
+
+def _trade_side(c: dict, key: str) -> dict:
+    side = c.get(key, {})
+    if not isinstance(side, dict):
+        raise BadCommand(f"'{key}' must be an object with cash, properties and jail_cards.",
+                         "wrong_type")
+    unknown = set(side) - {"cash", "properties", "jail_cards"}
+    if unknown:
+        raise BadCommand(f"'{key}' has an unknown field '{sorted(unknown)[0][:40]}'.",
+                         "unknown_field")
+    cash = int_field(side, "cash", 0, MAX_AMOUNT, value=side.get("cash", 0))
+    props = _id_list(side, "properties", f"{key}.properties",
+                     lambda x: property_field({}, f"{key}.properties", value=x))
+
+    def deck(x):
+        if x not in DECKS:
+            raise BadCommand(f"'{key}.jail_cards' holds decks: \"chance\" or \"community_chest\".",
+                             "unknown_deck")
+        return x
+
+    cards = _id_list(side, "jail_cards", f"{key}.jail_cards", deck)
+    return {"cash": cash, "properties": props, "jail_cards": cards}
+
+
+def _describe(side: dict) -> str:
+    parts = [deed_name(p) for p in side["properties"]]
+    parts += [f"the {deck_name(d)} Get Out of Jail Free card" for d in side["jail_cards"]]
+    if side["cash"]:
+        parts.append(money(side["cash"]))
+    if not parts:
+        return "nothing"
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def cmd_trade(s: dict, events: list, c: dict) -> None:
+    require_playing(s)
+    a = active_player(s, c, "from")
+    b = active_player(s, c, "to")
+    give, get = _trade_side(c, "give"), _trade_side(c, "receive")
+    lifted = set(_id_list(c, "unmortgage", "unmortgage",
+                          lambda x: property_field({}, "unmortgage", value=x)))
+    if a["id"] == b["id"]:
+        raise DomainError("A player cannot trade with themselves.", "same_player")
+    if give == get == {"cash": 0, "properties": [], "jail_cards": []}:
+        raise DomainError("The trade exchanges nothing.", "empty_trade")
+    for giver, side in ((a, give), (b, get)):
+        for prop in side["properties"]:
+            if s["properties"][prop]["owner"] != giver["id"]:
+                raise DomainError(f"{giver['name']} does not own {deed_name(prop)}.", "not_owner")
+            if set_has_buildings(s, prop):
+                raise DomainError(f"Sell every building on the {color(DEEDS[prop].group)} streets "
+                                  f"before trading {deed_name(prop)}.", "buildings_in_set")
+        for deck in side["jail_cards"]:
+            if deck not in giver["jail_cards"]:
+                raise DomainError(f"{giver['name']} holds no {deck_name(deck)} Get Out of Jail "
+                                  "Free card.", "no_jail_card")
+        if giver["cash"] < side["cash"]:
+            raise DomainError(f"{giver['name']} has only {money(giver['cash'])} in cash.",
+                              "insufficient_cash")
+    traded = set(give["properties"]) | set(get["properties"])
+    for prop in lifted:
+        if prop not in traded or not s["properties"][prop]["mortgaged"]:
+            raise DomainError(f"Only mortgaged deeds changing hands in this trade can be lifted; "
+                              f"{deed_name(prop)} is not one.", "wrong_unmortgage")
+    for receiver, side, cash_after in (
+        (b, give, b["cash"] + give["cash"] - get["cash"]),
+        (a, get, a["cash"] + get["cash"] - give["cash"]),
+    ):
+        lifting, fees = receiving_cost(s, side["properties"], lifted)
+        if lifting + fees > cash_after:
+            raise DomainError(f"{receiver['name']} would have {money(cash_after)} after the trade "
+                              f"but needs {money(lifting + fees)} for the received mortgages.",
+                              "insufficient_cash")
+    a["cash"] += get["cash"] - give["cash"]
+    b["cash"] += give["cash"] - get["cash"]
+    for giver, receiver, side in ((a, b, give), (b, a, get)):
+        for prop in side["properties"]:
+            s["properties"][prop]["owner"] = receiver["id"]
+        for deck in side["jail_cards"]:
+            giver["jail_cards"].remove(deck)
+            receiver["jail_cards"].append(deck)
+    event(s, events, "traded", f"{a['name']} traded {_describe(give)} to {b['name']} for "
+          f"{_describe(get)}.", **{"from": a["id"], "to": b["id"]})
+    take_over_mortgages(s, events, b["id"], give["properties"], lifted)
+    take_over_mortgages(s, events, a["id"], get["properties"], lifted)
+
+
+# --- debt and bankruptcy ------------------------------------------------------------------
+
+
+def cmd_pay_debt(s: dict, events: list, c: dict) -> None:
+    require_playing(s)
+    d = s["pending"]["debt"]
+    if not d:
+        raise DomainError("Nobody owes a debt right now.", "no_debt")
+    p = player(s, d["debtor"])
+    if p["cash"] < d["amount"]:
+        raise DomainError(f"{p['name']} has {money(p['cash'])} of the {money(d['amount'])} owed: "
+                          "raise more by selling buildings, mortgaging or trading.",
+                          "insufficient_cash")
+    s["pending"]["debt"] = None
+    pay(s, events, d["debtor"], d["creditor"], d["amount"], d["reason"], "debt settled")
+
+
+def cmd_bankrupt(s: dict, events: list, c: dict) -> None:
+    require_playing(s)
+    p = active_player(s, c)
+    d = s["pending"]["debt"]
+    if not d or d["debtor"] != p["id"]:
+        raise DomainError(f"{p['name']} owes no pending debt, so cannot go bankrupt.", "no_debt")
+    lifted = set(_id_list(c, "unmortgage", "unmortgage",
+                          lambda x: property_field({}, "unmortgage", value=x)))
+    raisable = can_raise(s, p["id"])
+    if p["cash"] + raisable >= d["amount"]:
+        raise DomainError(f"{p['name']} can still raise {money(raisable)} by selling buildings and "
+                          f"mortgaging, enough for the {money(d['amount'])} owed: not bankrupt.",
+                          "can_still_pay")
+    pid, creditor = p["id"], d["creditor"]
+    deeds = [prop for prop in DEED_IDS if s["properties"][prop]["owner"] == pid]
+    for prop in lifted:
+        if prop not in deeds:
+            raise DomainError(f"{deed_name(prop)} is not among {p['name']}'s deeds.",
+                              "wrong_unmortgage")
+    if lifted and creditor is None:
+        raise DomainError("Deeds returned to the Bank come back unmortgaged anyway.",
+                          "wrong_unmortgage")
+    # The core sells every building and mortgages every deed; the proceeds pass on.
+    for prop in deeds:
+        st = s["properties"][prop]
+        p["cash"] += building_value(prop, st)
+        if st["hotel"]:
+            s["bank"]["hotels"] += 1
+        s["bank"]["houses"] += st["houses"]
+        st["houses"], st["hotel"] = 0, False
+        if not st["mortgaged"]:
+            st["mortgaged"] = True
+            p["cash"] += DEEDS[prop].mortgage_value
+    if creditor is not None:
+        c_player = player(s, creditor)
+        lifting, fees = receiving_cost(s, deeds, lifted)
+        if lifting > c_player["cash"] + p["cash"]:
+            raise DomainError(f"{c_player['name']} cannot afford {money(lifting)} to lift those "
+                              "mortgages now.", "insufficient_cash")
+    s["pending"]["debt"] = None
+    s["_after_debt"] = None
+    cash, cards = p["cash"], list(p["jail_cards"])
+    p["cash"], p["jail_cards"] = 0, []
+    if creditor is None:
+        what = f"{money(cash)} in cash goes to the Bank" if cash else "nothing in cash"
+        for prop in deeds:
+            s["properties"][prop].update(owner=None, mortgaged=False)
+        event(s, events, "bankrupt", f"{p['name']} is bankrupt to the Bank and out of the game: "
+              f"{what}; the deeds return unmortgaged and are auctioned; jail cards go back to "
+              "their decks.", player=pid)
+        s["pending"]["auction_queue"] = s["pending"]["auction_queue"] + deeds
+    else:
+        c_player["cash"] += cash
+        c_player["jail_cards"] += cards
+        for prop in deeds:
+            s["properties"][prop]["owner"] = creditor
+        event(s, events, "bankrupt", f"{p['name']} is bankrupt and out of the game: "
+              f"{c_player['name']} receives {money(cash)}"
+              f"{', ' + names_of(deeds) + ' (mortgaged)' if deeds else ''}"
+              f"{' and the Get Out of Jail Free cards' if cards else ''}.", player=pid,
+              creditor=creditor)
+    eliminate(s, events, pid)
+    if creditor is not None:
+        take_over_mortgages(s, events, creditor, deeds, lifted)
+
+
+def eliminate(s: dict, events: list, pid: str) -> None:
+    from .state import next_player
+
+    p = player(s, pid)
+    p.update(eliminated=True, in_jail=False, jail_attempts=0)
+    pending = s["pending"]
+    pending["rent_claims"] = [cl for cl in pending["rent_claims"] if pid not in
+                              (cl["owner"], cl["payer"])]
+    pending["payments"] = [x for x in pending["payments"] if pid not in (x["from"], x["to"])]
+    for key in ("offer", "card", "dice"):
+        if pending[key] and pending[key]["player"] == pid:
+            pending[key] = None
+    a = pending["auction"]
+    if a and a["high_bidder"] == pid:
+        a["high_bid"], a["high_bidder"] = 0, None
+    if s["turn"]["first"] == pid:
+        s["turn"]["first"] = next_player(s, pid)
+    end_turn(s, pid)
+
+
+# --- the agreed deadline ------------------------------------------------------------------
+
+
+def cmd_call_time(s: dict, events: list, c: dict) -> None:
+    require_playing(s)
+    if not s["options"]["deadline"]:
+        raise DomainError("This game was not set up with the agreed-deadline variation.",
+                          "no_deadline")
+    if s["pending"]["final_round"]:
+        raise DomainError("Time has already been called.", "already_called")
+    s["pending"]["final_round"] = True
+    event(s, events, "time_called", f"Time is called: the round finishes with "
+          f"{name(s, s['turn']['first'])}'s next turn, then the game is scored.")
+
+
+def finish_by_score(s: dict, events: list) -> None:
+    scores = {p["id"]: score(s, p["id"]) for p in s["players"] if not p["eliminated"]}
+    top = max(scores.values())
+    s["scores"] = scores
+    s["winners"] = [pid for pid, v in scores.items() if v == top]
+    s["status"] = "finished"
+    for cl in s["pending"]["rent_claims"]:
+        event(s, events, "rent_lapsed", f"The {money(cl['amount'])} rent on "
+              f"{deed_name(cl['property'])} lapses: the game is over.", claim=cl["id"])
+    s["pending"]["rent_claims"] = []
+    s["pending"]["final_round"] = False
+    s["turn"]["player"] = None
+    listing = "; ".join(f"{name(s, pid)} {money(v)}" for pid, v in scores.items())
+    winners = " and ".join(name(s, w) for w in s["winners"])
+    event(s, events, "finished", f"The round is over and the game is scored: {listing}. "
+          f"{winners} {'wins' if len(s['winners']) == 1 else 'share the win'}.",
+          winners=s["winners"])

@@ -1,0 +1,204 @@
+"""Shared helpers of the core: reading commands, looking up players, money, events.
+
+The state is a plain JSON-serializable dict (see API.md "State"); keys starting with "_"
+are the core's own bookkeeping and never shown to clients.
+"""
+
+from __future__ import annotations
+
+from .board import DECK_NAMES, DECKS, DEEDS, SPACES
+from .errors import BadCommand, DomainError
+
+MAX_AMOUNT = 1_000_000
+
+
+def clone(x):
+    """A deep copy of plain JSON data, faster than copy.deepcopy."""
+    if isinstance(x, dict):
+        return {k: clone(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [clone(v) for v in x]
+    return x
+
+
+# --- reading command fields -------------------------------------------------------------
+
+
+def field(c: dict, name: str):
+    if name not in c:
+        raise BadCommand(f"The command needs the field '{name}'.", "missing_field")
+    return c[name]
+
+
+def int_field(c: dict, name: str, lo: int, hi: int, value=None) -> int:
+    v = field(c, name) if value is None else value
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise BadCommand(f"'{name}' must be a whole number.", "wrong_type")
+    if not lo <= v <= hi:
+        raise BadCommand(f"'{name}' must be between {lo} and {hi}.", "out_of_range")
+    return v
+
+
+def str_field(c: dict, name: str, required: bool = True, max_len: int = 200) -> str | None:
+    if name not in c and not required:
+        return None
+    v = field(c, name)
+    if not isinstance(v, str):
+        raise BadCommand(f"'{name}' must be a string.", "wrong_type")
+    if len(v) > max_len:
+        raise BadCommand(f"'{name}' is longer than {max_len} characters.", "out_of_range")
+    return v
+
+
+def player_field(s: dict, c: dict, name: str = "player") -> dict:
+    pid = field(c, name)
+    if not isinstance(pid, str):
+        raise BadCommand(f"'{name}' must be a player id such as \"p1\".", "wrong_type")
+    return player(s, pid, name)
+
+
+def property_field(c: dict, name: str = "property", value=None) -> str:
+    pid = field(c, name) if value is None else value
+    if not isinstance(pid, str):
+        raise BadCommand(f"'{name}' must be a property id such as \"boardwalk\".", "wrong_type")
+    if pid not in DEEDS:
+        raise BadCommand(f"There is no property '{pid[:40]}'.", "unknown_property")
+    return pid
+
+
+def deck_field(c: dict, name: str = "deck", value=None) -> str:
+    d = field(c, name) if value is None else value
+    if d not in DECKS:
+        raise BadCommand(f"'{name}' must be \"chance\" or \"community_chest\".", "unknown_deck")
+    return d
+
+
+def dice_field(c: dict) -> tuple[int, int]:
+    dice = field(c, "dice")
+    if not isinstance(dice, list) or len(dice) != 2:
+        raise BadCommand("'dice' must be a list of two dice, such as [3, 4].", "wrong_type")
+    for d in dice:
+        if not isinstance(d, int) or isinstance(d, bool):
+            raise BadCommand("Each die must be a whole number from 1 to 6.", "wrong_type")
+        if not 1 <= d <= 6:
+            raise BadCommand("Each die shows a number from 1 to 6.", "out_of_range")
+    return dice[0], dice[1]
+
+
+# --- players ------------------------------------------------------------------------------
+
+
+def player(s: dict, pid: str, name: str = "player") -> dict:
+    for p in s["players"]:
+        if p["id"] == pid:
+            return p
+    raise BadCommand(f"There is no player '{str(pid)[:40]}' in this game.", "unknown_player")
+
+
+def name(s: dict, pid: str | None) -> str:
+    return "the Bank" if pid is None else player(s, pid)["name"]
+
+
+def active_player(s: dict, c: dict, name_: str = "player") -> dict:
+    p = player_field(s, c, name_)
+    if p["eliminated"]:
+        raise DomainError(f"{p['name']} is out of the game.", "player_eliminated")
+    return p
+
+
+def survivors(s: dict) -> list[dict]:
+    return [p for p in s["players"] if not p["eliminated"]]
+
+
+def next_player(s: dict, pid: str) -> str:
+    """The next player still in the game to the left (next in seating order)."""
+    ids = [p["id"] for p in s["players"]]
+    i = ids.index(pid)
+    for k in range(1, len(ids) + 1):
+        p = s["players"][(i + k) % len(ids)]
+        if not p["eliminated"]:
+            return p["id"]
+    return pid
+
+
+def others_from_left(s: dict, pid: str) -> list[str]:
+    """The other players still in, going round the table from pid's left."""
+    ids = [p["id"] for p in s["players"]]
+    i = ids.index(pid)
+    out = []
+    for k in range(1, len(ids)):
+        p = s["players"][(i + k) % len(ids)]
+        if not p["eliminated"]:
+            out.append(p["id"])
+    return out
+
+
+# --- events and money ---------------------------------------------------------------------
+
+
+def event(s: dict, events: list, type_: str, text: str, **data) -> None:
+    s["_seq"] += 1
+    events.append({"seq": s["_seq"], "type": type_, "text": text, **data})
+
+
+def money(n: int) -> str:
+    return f"{n:,}"
+
+
+def deed_name(pid: str) -> str:
+    return DEEDS[pid].name
+
+
+def space_of(p: dict) -> str:
+    return SPACES[p["position"]].name
+
+
+def deck_name(deck: str) -> str:
+    return DECK_NAMES[deck]
+
+
+def pay(s: dict, events: list, payer: str | None, payee: str | None, amount: int,
+        reason: str, what: str) -> bool:
+    """Move money; a payer who lacks the cash gets the pending debt instead. True if paid."""
+    if amount <= 0:
+        return True
+    if payer is not None:
+        p = player(s, payer)
+        if p["cash"] < amount:
+            s["pending"]["debt"] = {
+                "debtor": payer, "creditor": payee, "amount": amount, "reason": reason,
+                "can_raise": 0,
+            }
+            event(s, events, "debt",
+                  f"{p['name']} cannot pay {money(amount)} to {name(s, payee)} ({what}) "
+                  f"with {money(p['cash'])} in cash: a debt until raised or bankrupt.",
+                  debtor=payer, creditor=payee, amount=amount)
+            return False
+        p["cash"] -= amount
+    if payee is not None:
+        player(s, payee)["cash"] += amount
+    event(s, events, "paid", f"{name(s, payer)} paid {name(s, payee)} {money(amount)} ({what}).",
+          payer=payer, payee=payee, amount=amount, reason=reason)
+    return True
+
+
+def receive(s: dict, events: list, pid: str, amount: int, what: str) -> None:
+    player(s, pid)["cash"] += amount
+    event(s, events, "collected", f"{name(s, pid)} collected {money(amount)} from the Bank ({what}).",
+          player=pid, amount=amount)
+
+
+def require_playing(s: dict) -> None:
+    if s["status"] == "setup":
+        raise DomainError("The game has not started yet: record who won the opening roll first.",
+                          "not_started")
+    if s["status"] == "finished":
+        raise DomainError("The game is over; nothing more can be recorded.", "game_finished")
+
+
+def require_no_debt(s: dict) -> None:
+    d = s["pending"]["debt"]
+    if d:
+        raise DomainError(
+            f"{name(s, d['debtor'])} owes {name(s, d['creditor'])} {money(d['amount'])}; settle "
+            "that debt first (raise cash and pay it, or declare bankruptcy).", "debt_pending")
