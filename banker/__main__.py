@@ -1,0 +1,90 @@
+"""The `banker` command line: `banker serve` runs the Banker's server."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import socket
+import sys
+
+from banker.store import default_database_path
+
+
+def lan_address() -> str:
+    """This machine's address on the local network, as the phones on it see it."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            # Connecting a UDP socket sends nothing; it only picks the outgoing interface.
+            s.connect(("10.255.255.255", 1))
+            return s.getsockname()[0]
+        except OSError:
+            return "127.0.0.1"
+
+
+def serve(args: argparse.Namespace) -> None:
+    """Run the web app under waitress and print the URL to open."""
+    from waitress.server import create_server
+
+    from banker.web import create_app
+
+    app = create_app({"DATABASE": str(args.db)})
+    server = create_server(app, host=args.host, port=args.port, threads=args.threads)
+    host = lan_address() if args.host in ("0.0.0.0", "") else args.host
+    port = server.effective_port
+    print(f"Banker is running on database {args.db}", flush=True)
+    print(f"Open http://{host}:{port}/ on the Banker's phone (Ctrl+C stops).", flush=True)
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.close()
+
+
+def parser() -> argparse.ArgumentParser:
+    """The command line's arguments, with their help."""
+    p = argparse.ArgumentParser(
+        prog="banker",
+        description="The digital Banker for a real, physical game of Monopoly (US G0009).",
+    )
+    commands = p.add_subparsers(title="commands", metavar="COMMAND")
+    s = commands.add_parser(
+        "serve",
+        help="run the Banker's server on this machine",
+        description="Run the Banker's server (the pages and the JSON API under /api/v1) and "
+        "print the URL to open on the Banker's phone.",
+    )
+    s.add_argument("--host", default="0.0.0.0", help="address to listen on (default: 0.0.0.0)")
+    s.add_argument(
+        "--port",
+        type=int,
+        default=8000,
+        help="port to listen on; 0 picks a free one (default: 8000)",
+    )
+    s.add_argument(
+        "--db",
+        default=None,
+        help=f"the SQLite file of the games (default: $BANKER_DB, else {default_database_path()})",
+    )
+    s.add_argument(
+        "--threads", type=int, default=8, help="worker threads serving requests (default: 8)"
+    )
+    s.set_defaults(run=serve)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the `banker` console script."""
+    args = parser().parse_args(argv)
+    if not hasattr(args, "run"):
+        parser().print_help()
+        return 2
+    if getattr(args, "db", "") is None:
+        args.db = default_database_path()
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    args.run(args)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

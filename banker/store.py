@@ -1,0 +1,440 @@
+"""The only module that touches SQLite: each game's command and event log plus its current state.
+
+Every accepted command is one transaction: its `commands` row (with the answer sent back, for
+Idempotency-Key repeats), its `events` rows and the game's new cached state. Commands on one game
+run one at a time (a lock per game); the current state is also kept in memory, so a command never
+replays the log.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import secrets
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+import sqlite_utils
+
+from banker import rules
+
+# Game ids are read aloud at the table: no look-alike characters (0/o, 1/l/i).
+_ID_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
+_ID_LENGTH = 8
+
+
+class StoreError(Exception):
+    """A refusal from the store, shaped like the core's errors (status, code, message)."""
+
+    status = 500
+    code = "store_error"
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class GameNotFound(StoreError):
+    """No game has this id (HTTP 404)."""
+
+    status = 404
+    code = "game_not_found"
+
+
+class VersionConflict(StoreError):
+    """The command's expected_version is not the game's version (HTTP 409)."""
+
+    status = 409
+    code = "version_conflict"
+
+
+@dataclass
+class Answer:
+    """The answer to one command: the body as a dict and as the exact JSON text to send."""
+
+    body: dict
+    text: str
+    replayed: bool = False
+
+
+@dataclass
+class _Game:
+    """What the store keeps in memory about one game."""
+
+    state: dict
+    banker_token: str
+    player_tokens: dict[str, str]  # token -> player id, revoked tokens left out
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+def default_database_path() -> Path:
+    """$BANKER_DB, else banker.db in the user's data folder ($XDG_DATA_HOME or ~/.local/share)."""
+    if os.environ.get("BANKER_DB"):
+        return Path(os.environ["BANKER_DB"])
+    data_home = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(data_home) / "banker" / "banker.db"
+
+
+def utc_now() -> str:
+    """The current time as an ISO 8601 UTC timestamp with milliseconds."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def migrate(db: sqlite_utils.Database) -> None:
+    """Create the tables and indexes; safe to run any number of times."""
+    db["games"].create(
+        {
+            "id": str,
+            "edition": str,
+            "names": str,
+            "options": str,
+            "banker_token": str,
+            "version": int,
+            "state": str,
+            "created_at": str,
+        },
+        pk="id",
+        not_null={"edition", "names", "options", "banker_token", "version", "state"},
+        if_not_exists=True,
+    )
+    db["player_tokens"].create(
+        {"token": str, "game_id": str, "player_id": str, "revoked": int},
+        pk="token",
+        not_null={"game_id", "player_id", "revoked"},
+        defaults={"revoked": 0},
+        foreign_keys=[("game_id", "games", "id")],
+        if_not_exists=True,
+    )
+    db["commands"].create(
+        {
+            "game_id": str,
+            "version": int,
+            "command": str,
+            "idempotency_key": str,
+            "response": str,
+            "at": str,
+        },
+        pk=("game_id", "version"),
+        not_null={"command", "response", "at"},
+        foreign_keys=[("game_id", "games", "id")],
+        if_not_exists=True,
+    )
+    db["events"].create(
+        {
+            "game_id": str,
+            "seq": int,
+            "version": int,
+            "type": str,
+            "text": str,
+            "data": str,
+            "at": str,
+            "undone": int,
+        },
+        pk=("game_id", "seq"),
+        not_null={"version", "type", "text", "data", "at", "undone"},
+        defaults={"undone": 0},
+        foreign_keys=[("game_id", "games", "id")],
+        if_not_exists=True,
+    )
+    db["player_tokens"].create_index(["game_id"], if_not_exists=True)
+    # Idempotency keys are scoped to a game; SQLite lets many rows have a NULL key.
+    db["commands"].create_index(
+        ["game_id", "idempotency_key"],
+        index_name="commands_idempotency_key",
+        unique=True,
+        if_not_exists=True,
+    )
+
+
+def _dumps(value) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+class Store:
+    """The games of one SQLite file: create them, run their commands, read them back."""
+
+    def __init__(self, path: str | Path, clock: Callable[[], str] = utc_now):
+        self.path = str(path)
+        self.clock = clock
+        self._local = threading.local()
+        self._connections: list[sqlite3.Connection] = []
+        self._connections_lock = threading.Lock()
+        self._games: dict[str, _Game] = {}
+        self._games_lock = threading.Lock()
+        Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        db = self._db()
+        db.enable_wal()
+        migrate(db)
+
+    # -- connections and transactions ---------------------------------------------------------
+
+    def _db(self) -> sqlite_utils.Database:
+        """This thread's connection (SQLite connections must not be shared mid-transaction)."""
+        db = getattr(self._local, "db", None)
+        if db is None:
+            # check_same_thread=False only so that close() may close it from another thread.
+            conn = sqlite3.connect(self.path, timeout=10, check_same_thread=False)
+            conn.execute("PRAGMA synchronous=FULL")  # an acknowledged command survives a crash
+            conn.execute("PRAGMA foreign_keys=ON")
+            db = sqlite_utils.Database(conn)
+            self._local.db = db
+            with self._connections_lock:
+                self._connections.append(conn)
+        return db
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[sqlite_utils.Database]:
+        """One write transaction, committed at the end or rolled back on any exception."""
+        db = self._db()
+        # IMMEDIATE takes the write lock up front: a deferred transaction that read first could
+        # fail to upgrade with SQLITE_BUSY when another thread wrote to another game meanwhile.
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            yield db
+        except BaseException:
+            db.rollback()
+            raise
+        db.commit()
+
+    def close(self) -> None:
+        """Close every connection this store opened."""
+        with self._connections_lock:
+            for conn in self._connections:
+                conn.close()
+            self._connections.clear()
+        self._local = threading.local()
+
+    # -- games ---------------------------------------------------------------------------------
+
+    def _new_game_id(self) -> str:
+        # A collision between two threads at once would fail on the primary key, not overwrite.
+        while True:
+            game_id = "".join(secrets.choice(_ID_ALPHABET) for _ in range(_ID_LENGTH))
+            if not self._db().execute("select 1 from games where id = ?", [game_id]).fetchone():
+                return game_id
+
+    def create_game(self, edition: str, names: list, options: dict | None) -> dict:
+        """Create a game and its tokens: {"game_id", "banker_token", "players", "state"}.
+
+        `players` lists the created state's players (one per partnership with teams) with
+        their token. The core's BadCommand/DomainError pass through; nothing is stored then.
+        """
+        game_id = self._new_game_id()
+        state = rules.new_game(game_id, edition, names, options)
+        banker_token = secrets.token_urlsafe(24)
+        players = [
+            {"id": p["id"], "name": p["name"], "token": secrets.token_urlsafe(24)}
+            for p in rules.public_state(state)["players"]
+        ]
+        with self._transaction() as db:
+            db["games"].insert(
+                {
+                    "id": game_id,
+                    "edition": edition,
+                    "names": _dumps(names),
+                    "options": _dumps(options),
+                    "banker_token": banker_token,
+                    "version": state["version"],
+                    "state": _dumps(state),
+                    "created_at": self.clock(),
+                }
+            )
+            db["player_tokens"].insert_all(
+                {"token": p["token"], "game_id": game_id, "player_id": p["id"], "revoked": 0}
+                for p in players
+            )
+        game = _Game(state, banker_token, {p["token"]: p["id"] for p in players})
+        with self._games_lock:
+            self._games[game_id] = game
+        return {
+            "game_id": game_id,
+            "banker_token": banker_token,
+            "players": players,
+            "state": state,
+        }
+
+    def _game(self, game_id: str) -> _Game:
+        """The in-memory entry of a game, loaded from the database the first time."""
+        with self._games_lock:
+            game = self._games.get(game_id)
+            if game is None:
+                db = self._db()
+                row = db.execute(
+                    "select banker_token, state from games where id = ?", [game_id]
+                ).fetchone()
+                if row is None:
+                    raise GameNotFound(f"There is no game {game_id!r}.")
+                tokens = db.execute(
+                    "select token, player_id from player_tokens where game_id = ? and not revoked",
+                    [game_id],
+                ).fetchall()
+                game = _Game(json.loads(row[1]), row[0], dict(tokens))
+                self._games[game_id] = game
+            return game
+
+    def state(self, game_id: str) -> dict:
+        """The game's current internal state (treat it as read-only)."""
+        return self._game(game_id).state
+
+    def role(self, game_id: str, token: str) -> str | None:
+        """Who `token` is in this game: "banker", a player id, or None for a stranger."""
+        game = self._game(game_id)
+        if secrets.compare_digest(token, game.banker_token):
+            return "banker"
+        for player_token, player_id in game.player_tokens.items():
+            if secrets.compare_digest(token, player_token):
+                return player_id
+        return None
+
+    def players(self, game_id: str) -> list[dict]:
+        """The game's players with their tokens: [{"id", "name", "token"}] in seating order."""
+        game = self._game(game_id)
+        token_of = {player_id: token for token, player_id in game.player_tokens.items()}
+        return [
+            {"id": p["id"], "name": p["name"], "token": token_of.get(p["id"])}
+            for p in rules.public_state(game.state)["players"]
+        ]
+
+    def find_player_token(self, token: str) -> tuple[str, str] | None:
+        """(game id, player id) for a player's token, or None when unknown or revoked."""
+        return (
+            self._db()
+            .execute(
+                "select game_id, player_id from player_tokens where token = ? and not revoked",
+                [token],
+            )
+            .fetchone()
+        )
+
+    def banker_token(self, game_id: str) -> str:
+        """The banker token of a game."""
+        return self._game(game_id).banker_token
+
+    # -- commands and events -------------------------------------------------------------------
+
+    def execute(
+        self,
+        game_id: str,
+        command: dict,
+        *,
+        idempotency_key: str | None = None,
+        expected_version: int | None = None,
+        authorize: Callable[[dict], None] | None = None,
+    ) -> Answer:
+        """Apply one command to a game and record it; return the answer for the API.
+
+        In order, under the game's lock: an answer already given for `idempotency_key` is
+        returned as it was; `authorize(state)` may raise to refuse; a stale `expected_version`
+        raises VersionConflict; the core applies the command (its refusals pass through). Only
+        then is anything written, all in one transaction. After any exception nothing changed.
+        """
+        game = self._game(game_id)
+        with game.lock:
+            if idempotency_key is not None:
+                row = (
+                    self._db()
+                    .execute(
+                        "select response from commands where game_id = ? and idempotency_key = ?",
+                        [game_id, idempotency_key],
+                    )
+                    .fetchone()
+                )
+                if row is not None:
+                    return Answer(json.loads(row[0]), row[0], replayed=True)
+            state = game.state
+            if authorize is not None:
+                authorize(state)
+            if expected_version is not None and expected_version != state["version"]:
+                raise VersionConflict(
+                    f"The game is at version {state['version']}, not {expected_version}; "
+                    "reload it and try again."
+                )
+            new_state, events = rules.apply(state, command)
+            version = new_state["version"]
+            body = {
+                "version": version,
+                "events": [{"seq": e["seq"], "type": e["type"], "text": e["text"]} for e in events],
+                "state": rules.public_state(new_state),
+            }
+            text = _dumps(body)
+            at = self.clock()
+            with self._transaction() as db:
+                db["commands"].insert(
+                    {
+                        "game_id": game_id,
+                        "version": version,
+                        "command": _dumps(command),
+                        "idempotency_key": idempotency_key,
+                        "response": text,
+                        "at": at,
+                    }
+                )
+                db["events"].insert_all(
+                    {
+                        "game_id": game_id,
+                        "seq": e["seq"],
+                        "version": version,
+                        "type": e["type"],
+                        "text": e["text"],
+                        "data": _dumps({k: v for k, v in e.items() if k not in _EVENT_COLUMNS}),
+                        "at": at,
+                        "undone": 0,
+                    }
+                    for e in events
+                )
+                undid = [seq for e in events if e["type"] == "undone" for seq in e.get("undid", [])]
+                if undid:
+                    marks = ", ".join("?" for _ in undid)
+                    db.execute(
+                        f"update events set undone = 1 where game_id = ? and seq in ({marks})",
+                        [game_id, *undid],
+                    )
+                db.execute(
+                    "update games set version = ?, state = ? where id = ?",
+                    [version, _dumps(new_state), game_id],
+                )
+            # Only a committed command becomes the current state.
+            game.state = new_state
+            return Answer(body, text)
+
+    def events(self, game_id: str) -> list[dict]:
+        """Every accepted event of a game, oldest first: [{"seq","type","text","at","undone"}]."""
+        self._game(game_id)
+        rows = self._db().execute(
+            "select seq, type, text, at, undone from events where game_id = ? order by seq",
+            [game_id],
+        )
+        return [
+            {"seq": seq, "type": type_, "text": text, "at": at, "undone": bool(undone)}
+            for seq, type_, text, at, undone in rows
+        ]
+
+    def commands(self, game_id: str) -> list[dict]:
+        """Every accepted command of a game, in the order it was applied."""
+        self._game(game_id)
+        rows = self._db().execute(
+            "select command from commands where game_id = ? order by version", [game_id]
+        )
+        return [json.loads(command) for (command,) in rows]
+
+    def replayed_state(self, game_id: str) -> dict:
+        """The game's state rebuilt from its creation and stored commands (a check of the log)."""
+        row = (
+            self._db()
+            .execute("select edition, names, options from games where id = ?", [game_id])
+            .fetchone()
+        )
+        if row is None:
+            raise GameNotFound(f"There is no game {game_id!r}.")
+        edition, names, options = row
+        return rules.replay(
+            game_id, edition, json.loads(names), json.loads(options), self.commands(game_id)
+        )
+
+
+_EVENT_COLUMNS = {"seq", "type", "text"}
