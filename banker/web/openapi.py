@@ -52,10 +52,11 @@ def _schemas() -> dict:
     holdings = _obj(
         {
             "cash": AMOUNT,
-            "properties": {"type": "array", "items": property_id},
-            "jail_cards": {"type": "array", "items": DECK},
+            "properties": {"type": "array", "items": property_id, "uniqueItems": True},
+            "jail_cards": {"type": "array", "items": DECK, "uniqueItems": True},
         },
         description="What one side of a trade hands over; every field defaults to nothing.",
+        additionalProperties=False,
     )
 
     def command(type_: str, description: str, fields: dict, required: list[str]) -> dict:
@@ -162,6 +163,7 @@ def _schemas() -> dict:
                 "unmortgage": {
                     "type": "array",
                     "items": property_id,
+                    "uniqueItems": True,
                     "description": "Received mortgaged deeds lifted at once.",
                 },
             },
@@ -176,6 +178,7 @@ def _schemas() -> dict:
                 "unmortgage": {
                     "type": "array",
                     "items": property_id,
+                    "uniqueItems": True,
                     "description": "Deeds the creditor lifts at once.",
                 },
             },
@@ -374,10 +377,11 @@ def _schemas() -> dict:
                 "edition": {"type": "string", "enum": ["g0009", "classic"], "default": "g0009"},
                 "players": {
                     "type": "array",
-                    "items": {"type": "string", "minLength": 1, "maxLength": 30},
+                    "items": {"type": "string"},
                     "minItems": 2,
                     "maxItems": 6,
-                    "description": "Names in seating order; exactly 4 with teams.",
+                    "description": "Names in seating order, each 1 to 30 characters once "
+                    "surrounding spaces are trimmed, no two alike; exactly 4 with teams.",
                 },
                 "options": _obj(
                     {
