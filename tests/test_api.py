@@ -7,6 +7,8 @@ import re
 
 import pytest
 
+from banker.web import create_app
+
 ROLL_TO_BALTIC = {"type": "roll", "player": "p1", "dice": [1, 2]}
 
 
@@ -449,3 +451,16 @@ def test_the_home_page_says_what_banker_is(client):
     r = client.get("/")
     assert r.status_code == 200
     assert "Banker" in r.get_data(as_text=True)
+
+
+def test_an_unexpected_server_error_under_the_api_is_a_json_500(db_path):
+    app = create_app({"DATABASE": str(db_path)})  # not TESTING: errors are answered, not raised
+
+    @app.get("/api/v1/boom")
+    def boom():
+        raise RuntimeError("a bug")
+
+    try:
+        assert_refused(app.test_client().get("/api/v1/boom"), 500, "internal_error")
+    finally:
+        app.extensions["banker.store"].close()
