@@ -80,6 +80,12 @@ def default_database_path() -> Path:
     return Path(data_home) / "banker" / "banker.db"
 
 
+def same_token(given: str, token: str) -> bool:
+    """Whether a token sent by a client is `token`, compared in constant time."""
+    # As bytes: compare_digest refuses str with non-ASCII characters, which a client may send.
+    return secrets.compare_digest(given.encode(), token.encode())
+
+
 def utc_now() -> str:
     """The current time as an ISO 8601 UTC timestamp with milliseconds."""
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
@@ -284,10 +290,10 @@ class Store:
     def role(self, game_id: str, token: str) -> str | None:
         """Who `token` is in this game: "banker", a player id, or None for a stranger."""
         game = self._game(game_id)
-        if secrets.compare_digest(token, game.banker_token):
+        if same_token(token, game.banker_token):
             return "banker"
         for player_token, player_id in game.player_tokens.items():
-            if secrets.compare_digest(token, player_token):
+            if same_token(token, player_token):
                 return player_id
         return None
 

@@ -207,6 +207,16 @@ REFUSALS = {
         400,
         "malformed_json",
     ),
+    "JSON nested too deep to parse": (
+        lambda g: g.post(None, data="[" * 100_000, content_type="application/json"),
+        400,
+        "malformed_json",
+    ),
+    "a body that is not UTF-8": (
+        lambda g: g.post(None, data=b'{"type": "\xff"}', content_type="application/json"),
+        400,
+        "malformed_json",
+    ),
     "a body that is not an object": (lambda g: g.post([ROLL_TO_BALTIC]), 400, "not_an_object"),
     "a command without a type": (lambda g: g.post({"player": "p1"}), 400, "unknown_command"),
     "an unknown command type": (lambda g: g.post({"type": "teleport"}), 400, "unknown_command"),
@@ -287,6 +297,12 @@ def test_a_token_of_another_game_is_refused_with_403(game, new_game):
     assert_refused(r, 403, "token_not_allowed")
     r = game.client.get(f"/api/v1/games/{game.id}/events", headers=other.auth(other.tokens["p1"]))
     assert_refused(r, 403, "token_not_allowed")
+
+
+def test_a_token_with_characters_no_token_has_is_refused_with_403(client, game):
+    r = client.get(f"/api/v1/games/{game.id}", headers={"Authorization": "Bearer caf\u00e9"})
+    assert_refused(r, 403, "token_not_allowed")
+    assert client.get(f"/games/{game.id}?token=caf%C3%A9").status_code == 403
 
 
 @pytest.mark.parametrize(

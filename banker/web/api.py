@@ -44,7 +44,7 @@ def _json_body() -> dict:
 
     try:
         body = json.loads(request.get_data(), parse_constant=no_constants)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested deeper than Python parses
         raise ApiError(400, "malformed_json", "The request body is not valid JSON.") from None
     if not isinstance(body, dict):
         raise ApiError(400, "not_an_object", "The request body must be a JSON object.")

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import secrets
-
 from flask import Blueprint, abort, render_template, request
 
 from banker.rules import public_state
-from banker.store import GameNotFound
+from banker.store import GameNotFound, same_token
 from banker.web import get_store
 
 bp = Blueprint("pages", __name__)
@@ -27,7 +25,7 @@ def game(game_id: str):
         banker_token = store.banker_token(game_id)
     except GameNotFound:
         abort(404)
-    if not secrets.compare_digest(request.args.get("token", ""), banker_token):
+    if not same_token(request.args.get("token", ""), banker_token):
         abort(403)
     return render_template(
         "game.html",
