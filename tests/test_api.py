@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from banker.web import create_app
 
@@ -480,3 +482,61 @@ def test_an_unexpected_server_error_under_the_api_is_a_json_500(db_path):
         assert_refused(app.test_client().get("/api/v1/boom"), 500, "internal_error")
     finally:
         app.extensions["banker.store"].close()
+
+
+# -- any command at all: an answer from the contract, and a refusal changes nothing -----------
+
+COMMAND_TYPES = [
+    "start", "roll", "buy", "auction", "bid", "close_auction", "draw_card", "rent_roll",
+    "claim_rent", "pay_jail_fine", "use_jail_card", "build", "sell_building",
+    "building_auction", "mortgage", "unmortgage", "trade", "pay_debt", "bankrupt",
+    "call_time", "adjust", "move", "undo", "teleport",
+]  # fmt: skip
+ANY_JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-5, 45)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.sampled_from(["p1", "p2", "p3", "baltic-avenue", "boardwalk", "c1", "chance", "house"])
+    | st.text(max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(st.sampled_from(["cash", "properties", "jail_cards", "x"]), inner)
+    ),
+    max_leaves=6,
+)
+ANY_COMMAND = st.fixed_dictionaries(
+    {"type": st.sampled_from(COMMAND_TYPES)},
+    optional={
+        field: ANY_JSON
+        for field in [
+            "first", "player", "dice", "amount", "property", "deck", "card", "claim", "kind",
+            "from", "to", "give", "receive", "unmortgage", "reason", "position",
+            "expected_version",
+        ]
+    },
+)  # fmt: skip
+
+
+@settings(
+    max_examples=200,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(opening=st.sampled_from([[], [ROLL_TO_BALTIC], [ROLL_TO_BALTIC, {"type": "auction"}]]),
+       command=ANY_COMMAND)  # fmt: skip
+def test_any_command_gets_a_contract_answer_and_a_refusal_changes_nothing(
+    new_game, opening, command
+):
+    g = new_game(["Ann", "Bob"])
+    g.ok({"type": "start", "first": "p1"})
+    for c in opening:
+        g.ok(c)
+    before = g.snapshot()
+    r = g.post(command)
+    if r.status_code == 200:
+        assert r.get_json()["version"] == before[0]["version"] + 1
+    else:
+        assert_refused(r, r.status_code)
+        assert r.status_code in (400, 409, 422)
+        assert g.snapshot() == before
