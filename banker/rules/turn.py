@@ -202,23 +202,26 @@ def cmd_roll(s: dict, events: list, c: dict) -> None:
         raise DomainError(f"It is {name(s, t['player'])}'s turn to roll, not {p['name']}'s.",
                           "not_your_turn")
     require_nothing_pending(s, "the next roll")
-    lapse_claims(s, events, pid)
     total, doubles = d1 + d2, d1 == d2
     if p["in_jail"]:
         jail_roll(s, events, p, d1, d2)
         return
     if doubles:
         t["doubles"] += 1
-        event(s, events, "rolled", f"{p['name']} rolled {d1} and {d2}: doubles.", player=pid,
-              dice=[d1, d2])
+        rolled(s, events, p, d1, d2, f"{p['name']} rolled {d1} and {d2}: doubles.")
         if t["doubles"] == 3:
             send_to_jail(s, events, pid, "rolled doubles three times in a row")
             return
     else:
-        event(s, events, "rolled", f"{p['name']} rolled {d1} and {d2}.", player=pid,
-              dice=[d1, d2])
+        rolled(s, events, p, d1, d2, f"{p['name']} rolled {d1} and {d2}.")
         end_turn(s, pid)
     move_and_land(s, events, pid, total)
+
+
+def rolled(s: dict, events: list, p: dict, d1: int, d2: int, text: str) -> None:
+    """Record the roll first (it names the command, e.g. for undo), then lapse others' claims."""
+    event(s, events, "rolled", text, player=p["id"], dice=[d1, d2])
+    lapse_claims(s, events, p["id"])
 
 
 def jail_roll(s: dict, events: list, p: dict, d1: int, d2: int) -> None:
@@ -226,17 +229,17 @@ def jail_roll(s: dict, events: list, p: dict, d1: int, d2: int) -> None:
     end_turn(s, pid)  # no extra roll out of Jail, whatever the dice
     if d1 == d2:
         p["in_jail"], p["jail_attempts"] = False, 0
-        event(s, events, "rolled", f"{p['name']} rolled {d1} and {d2} in Jail: doubles, out of "
-              "Jail (no extra roll).", player=pid, dice=[d1, d2])
+        rolled(s, events, p, d1, d2, f"{p['name']} rolled {d1} and {d2} in Jail: doubles, out "
+               "of Jail (no extra roll).")
         move_and_land(s, events, pid, d1 + d2)
         return
     p["jail_attempts"] += 1
     if p["jail_attempts"] < 3:
-        event(s, events, "rolled", f"{p['name']} rolled {d1} and {d2} in Jail: no doubles "
-              f"(attempt {p['jail_attempts']} of 3).", player=pid, dice=[d1, d2])
+        rolled(s, events, p, d1, d2, f"{p['name']} rolled {d1} and {d2} in Jail: no doubles "
+               f"(attempt {p['jail_attempts']} of 3).")
         return
-    event(s, events, "rolled", f"{p['name']} rolled {d1} and {d2} in Jail: no doubles on the "
-          f"third attempt, so pays {JAIL_FINE} and moves.", player=pid, dice=[d1, d2])
+    rolled(s, events, p, d1, d2, f"{p['name']} rolled {d1} and {d2} in Jail: no doubles on the "
+           f"third attempt, so pays {JAIL_FINE} and moves.")
     s["_after_debt"] = {"kind": "leave_jail", "player": pid, "steps": d1 + d2}
     pay(s, events, pid, None, JAIL_FINE, "jail_fine", "Jail fine")
 
@@ -300,10 +303,10 @@ def cmd_auction(s: dict, events: list, c: dict) -> None:
 def cmd_bid(s: dict, events: list, c: dict) -> None:
     from .holdings import building_refusal_anywhere
 
-    require_playing(s)
-    require_no_debt(s)
     p = active_player(s, c)
     amount = int_field(c, "amount", 1, MAX_AMOUNT)
+    require_playing(s)
+    require_no_debt(s)
     a = s["pending"]["auction"]
     if not a:
         raise DomainError("No auction is open.", "no_auction")
@@ -352,9 +355,9 @@ def cmd_close_auction(s: dict, events: list, c: dict) -> None:
 
 
 def cmd_claim_rent(s: dict, events: list, c: dict) -> None:
+    cid = str_field(c, "claim", max_len=40)
     require_playing(s)
     require_no_debt(s)
-    cid = str_field(c, "claim", max_len=40)
     claims = s["pending"]["rent_claims"]
     for cl in claims:
         if cl["id"] == cid:
@@ -370,9 +373,9 @@ def cmd_claim_rent(s: dict, events: list, c: dict) -> None:
 
 
 def cmd_rent_roll(s: dict, events: list, c: dict) -> None:
+    d1, d2 = dice_field(c)
     require_playing(s)
     require_no_debt(s)
-    d1, d2 = dice_field(c)
     dice = s["pending"]["dice"]
     if not dice:
         raise DomainError("No utility rent roll is waiting.", "no_rent_roll")
@@ -386,9 +389,9 @@ def cmd_rent_roll(s: dict, events: list, c: dict) -> None:
 
 
 def _jailed_turn(s: dict, c: dict) -> dict:
+    p = active_player(s, c)
     require_playing(s)
     require_no_debt(s)
-    p = active_player(s, c)
     if not p["in_jail"]:
         raise DomainError(f"{p['name']} is not in Jail.", "not_in_jail")
     if s["turn"]["player"] != p["id"]:
@@ -409,8 +412,8 @@ def cmd_pay_jail_fine(s: dict, events: list, c: dict) -> None:
 
 
 def cmd_use_jail_card(s: dict, events: list, c: dict) -> None:
+    deck = deck_field(c)  # a malformed command is refused as such, whatever the state
     p = _jailed_turn(s, c)
-    deck = deck_field(c)
     if deck not in p["jail_cards"]:
         raise DomainError(f"{p['name']} holds no {deck_name(deck)} Get Out of Jail Free card.",
                           "no_jail_card")
@@ -428,13 +431,13 @@ def card_holder(s: dict, deck: str) -> dict | None:
 
 
 def cmd_draw_card(s: dict, events: list, c: dict) -> None:
-    require_playing(s)
-    require_no_debt(s)
     deck = deck_field(c)
     card_id = field(c, "card")
     if not isinstance(card_id, str) or card_id not in CARDS[deck]:
         raise BadCommand(f"There is no card '{str(card_id)[:60]}' in {deck_name(deck)}.",
                          "unknown_card")
+    require_playing(s)
+    require_no_debt(s)
     pending = s["pending"]["card"]
     if not pending:
         raise DomainError("Nobody is waiting to draw a card.", "no_card_pending")
