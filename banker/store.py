@@ -420,6 +420,40 @@ class Store:
             for seq, type_, text, at, undone in rows
         ]
 
+    def latest_events(self, game_id: str) -> list[dict]:
+        """The events of the game's latest accepted command: [{"seq","type","text","undone"}]."""
+        version = self._game(game_id).state["version"]
+        rows = self._db().execute(
+            "select seq, type, text, undone from events where game_id = ? and version = ? "
+            "order by seq",
+            [game_id, version],
+        )
+        return [
+            {"seq": seq, "type": type_, "text": text, "undone": bool(undone)}
+            for seq, type_, text, undone in rows
+        ]
+
+    def list_games(self) -> list[dict]:
+        """Every game, latest first: [{"game_id","edition","names","status","version","at"}]."""
+        rows = self._db().execute(
+            "select g.id, g.edition, g.names, g.version, g.created_at, "
+            "json_extract(g.state, '$.status'), "
+            "(select max(at) from commands c where c.game_id = g.id) "
+            "from games g"
+        )
+        games = [
+            {
+                "game_id": game_id,
+                "edition": edition,
+                "names": json.loads(names),
+                "status": status,
+                "version": version,
+                "at": last or created or "",
+            }
+            for game_id, edition, names, version, created, status, last in rows
+        ]
+        return sorted(games, key=lambda g: g["at"], reverse=True)
+
     def commands(self, game_id: str) -> list[dict]:
         """Every accepted command of a game, in the order it was applied."""
         self._game(game_id)

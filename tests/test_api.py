@@ -443,7 +443,7 @@ def test_pages_outside_the_api_keep_html_errors(client):
 
 def test_the_banker_url_opens_a_page_naming_the_game_and_its_players(client, new_game):
     g = new_game(["Ann", "Bob"])
-    r = client.get(g.created["banker_url"])
+    r = client.get(g.created["banker_url"], follow_redirects=True)  # token -> cookie -> clean URL
     assert r.status_code == 200
     page = r.get_data(as_text=True)
     assert g.id in page and "Ann" in page and "Bob" in page

@@ -84,7 +84,9 @@ def test_serve_prints_the_url_and_a_game_can_be_created_and_played_there(server)
     )
     assert (status, state["version"]) == (200, 1)
 
-    with urllib.request.urlopen(created["banker_url"], timeout=10) as r:
+    # The banker_url trades its token for a cookie and redirects to the clean URL.
+    browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
+    with browser.open(created["banker_url"], timeout=10) as r:
         assert r.status == 200
         assert created["game_id"] in r.read().decode()
     assert db.exists()

@@ -1,0 +1,401 @@
+"""The Banker's pages: server-rendered screens whose fragments htmx swaps in place.
+
+Every change goes through Store.execute, the same command path as the JSON API. A screen is
+one fragment (`#screen`) that a full page includes and that an htmx request gets alone; every
+form also works as a plain POST answered by a 303 redirect back to its screen.
+
+Authentication: banker_url (/games/<id>?token=…) sets an HttpOnly, SameSite=Strict cookie for
+that game's path and redirects to the clean URL. Cross-site posts are refused by checking the
+Origin (or Referer) header against the request's host.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from urllib.parse import quote, unquote, urlencode, urlsplit
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from werkzeug.datastructures import MultiDict
+
+from banker.rules import DomainError, public_state
+from banker.store import GameNotFound, VersionConflict, same_token
+from banker.web import get_store
+from banker.web.pages import forms, views
+
+bp = Blueprint("pages", __name__)
+
+CONFLICT = "Changed meanwhile on another phone — here is the new state."
+GAMES_COOKIE = "banker_games"  # the ids of the games this browser is the Banker of
+SCREENS = ("table", "board", "history", "trade", "player")
+
+
+# -- cookies, tokens and cross-site posts --------------------------------------------------
+
+
+def banker_cookie(game_id: str) -> str:
+    """The name of the cookie that holds a game's banker token (its path is the game's)."""
+    return f"banker_{game_id}"
+
+
+def game_path(game_id: str) -> str:
+    return url_for("pages.game", game_id=game_id)
+
+
+def require_banker(game_id: str) -> dict:
+    """The game's internal state if this request carries its banker cookie; else 404 or 403.
+
+    Other pages of a game (pause, join panel) may call this to guard their own views.
+    """
+    store = get_store()
+    try:
+        token = store.banker_token(game_id)
+    except GameNotFound:
+        abort(404)
+    if not same_token(request.cookies.get(banker_cookie(game_id), ""), token):
+        abort(403)
+    return store.state(game_id)
+
+
+def _remember(response: Response, game_id: str, token: str) -> Response:
+    """Keep the banker token in a cookie for this game's pages, and the id in the games list."""
+    response.set_cookie(
+        banker_cookie(game_id),
+        token,
+        max_age=400 * 24 * 3600,
+        path=game_path(game_id),
+        httponly=True,
+        samesite="Strict",
+    )
+    known = [g for g in request.cookies.get(GAMES_COOKIE, "").split(".") if g and g != game_id]
+    response.set_cookie(
+        GAMES_COOKIE,
+        ".".join([game_id, *known][:20]),
+        max_age=400 * 24 * 3600,
+        httponly=True,
+        samesite="Strict",
+    )
+    return response
+
+
+@bp.before_request
+def _refuse_cross_site_posts():
+    """An HTML form posted from another site is refused (the cookie is SameSite=Strict too)."""
+    if request.method != "POST":
+        return None
+    source = request.headers.get("Origin") or request.headers.get("Referer")
+    if source is None:
+        return None  # not a browser form post: the SameSite=Strict cookie still guards it
+    if source == "null" or urlsplit(source).netloc != request.host:
+        return _page_error(403, "This form was sent from another site, so nothing was done.")
+    return None
+
+
+def _page_error(status: int, message: str):
+    return render_template("error.html", status=status, message=message), status
+
+
+@bp.errorhandler(403)
+def _forbidden(e):
+    return _page_error(403, "Open this game from its Banker link (the one with ?token=).")
+
+
+@bp.errorhandler(404)
+def _not_found(e):
+    return _page_error(404, "There is no such game or player here.")
+
+
+@bp.app_template_global()
+def new_key() -> str:
+    """A fresh idempotency key for one form of one render."""
+    return secrets.token_urlsafe(12)
+
+
+# -- flash: a refusal carried across a plain POST's redirect -------------------------------
+
+
+def _flash_cookie(game_id: str) -> str:
+    return f"flash_{game_id}"
+
+
+def _read_flash(game_id: str) -> dict | None:
+    raw = request.cookies.get(_flash_cookie(game_id))
+    if not raw:
+        return None
+    try:
+        flash = json.loads(unquote(raw))
+    except ValueError:
+        return None
+    if not isinstance(flash, dict) or not isinstance(flash.get("text"), str):
+        return None
+    return {"text": flash["text"], "at": str(flash.get("at", "")), "kind": flash.get("kind")}
+
+
+# -- home and new games --------------------------------------------------------------------
+
+
+@bp.get("/")
+def home():
+    """Start a game, or resume one this phone is the Banker of."""
+    return render_template("home.html", **_home_context())
+
+
+def _home_context(error: str | None = None, form: MultiDict | None = None) -> dict:
+    mine = set(request.cookies.get(GAMES_COOKIE, "").split("."))
+    games = get_store().list_games()
+    return {
+        "games": [g for g in games if g["game_id"] in mine],
+        "others": sum(1 for g in games if g["game_id"] not in mine),
+        "error": error,
+        "form": form or MultiDict(),
+    }
+
+
+@bp.post("/games")
+def create_game():
+    """Create a game from the Start form; the Banker lands on its table screen."""
+    form = request.form
+    names = [n.strip() for n in form.getlist("name") if n.strip()]
+    edition = form.get("edition", "g0009")
+    options = {k: form.get(k) == "on" for k in ("auction_all", "deadline", "teams")}
+    options = {k: v for k, v in options.items() if v}  # the core says why classic has none
+    if edition == "g0009":
+        # The ruling's switch is on by default; classic has no such ruling, so it is not sent.
+        options["hotel_shortage_ruling"] = form.get("hotel_shortage_ruling") == "on"
+    try:
+        created = get_store().create_game(edition, names, options)
+    except DomainError as e:
+        context = _home_context(error=e.message, form=form)
+        if _is_htmx():
+            return render_template("_new_game.html", **context), 422
+        return render_template("home.html", **context), 422
+    game_id = created["game_id"]
+    if _is_htmx():
+        response = make_response("", 204)
+        response.headers["HX-Redirect"] = game_path(game_id)
+    else:
+        response = redirect(game_path(game_id), 303)
+    return _remember(response, game_id, created["banker_token"])
+
+
+# -- the screens ---------------------------------------------------------------------------
+
+
+def _is_htmx() -> bool:
+    """Whether htmx asks for a fragment (not a boosted link or a history restore)."""
+    h = request.headers
+    return (
+        h.get("HX-Request") == "true"
+        and h.get("HX-Boosted") != "true"
+        and h.get("HX-History-Restore-Request") != "true"
+    )
+
+
+def _screen_url(game_id: str, screen: str, args: dict | None = None) -> str:
+    name, _, pid = screen.partition(":")
+    if name == "player":
+        url = url_for("pages.sheet", game_id=game_id, player_id=pid)
+    elif name in ("board", "history", "trade"):
+        url = url_for(f"pages.{name}", game_id=game_id)
+    else:
+        url = game_path(game_id)
+    if args:
+        url += "?" + urlencode(args, doseq=True)
+    return url
+
+
+def _context(game_id: str, screen: str, args, flash: dict | None = None) -> dict:
+    """Everything a screen's templates read."""
+    store = get_store()
+    internal = store.state(game_id)
+    state = public_state(internal)
+    name, _, pid = screen.partition(":")
+    context = {
+        "game_id": game_id,
+        "state": state,
+        "screen": screen,
+        "screen_name": name,
+        "flash": flash,
+        "said": " ".join(e["text"] for e in store.latest_events(game_id)),
+        "players": views.players(state),
+        "names": views.player_names(state),
+        "money": views.money,
+        "can_undo": bool(internal["_undo"]),
+        "undo_text": internal["_undo"][-1]["text"] if internal["_undo"] else None,
+        "fragment": f"_{name}.html",
+        "winner_names": [views.player_names(state)[w] for w in state["winners"]],
+    }
+    if name == "table":
+        context.update(
+            blocking=views.blocking(state),
+            claims=views.claims(state),
+            debt=views.debt(internal),
+            jail=views.jail_choices(state),
+            d1=args.get("d1") if args.get("d1") in {"1", "2", "3", "4", "5", "6"} else None,
+            join_players=store.players(game_id),
+        )
+        pending = state["pending"]
+        if pending["offer"]:
+            context["offer_name"] = views.DEEDS[pending["offer"]["property"]].name
+        if pending["auction"]:
+            item = pending["auction"]["item"]
+            context["auction_name"] = (
+                views.DEEDS[item].name if item in views.DEEDS else f"one {item}"
+            )
+            context["bidders"] = views.bidders(internal)
+            context["placements"] = views.placements(internal)
+        if pending["card"]:
+            context["cards"] = views.card_choices(internal, pending["card"]["deck"])
+            context["deck_name"] = views.DECK_NAMES[pending["card"]["deck"]]
+        if pending["dice"]:
+            context["utility_name"] = views.DEEDS[pending["dice"]["property"]].name
+    elif name == "player":
+        if pid not in context["names"]:
+            abort(404)
+        context["sheet"] = views.sheet(internal, pid)
+    elif name == "trade":
+        context["trade"] = views.trade_view(internal, args)
+    elif name == "board":
+        context["board"] = views.board(state)
+    elif name == "history":
+        context["events"] = list(reversed(store.events(game_id)))
+        context["spaces"] = views.space_names()
+    return context
+
+
+def _show(game_id: str, screen: str):
+    """GET a screen: the full page, or only its fragment for htmx."""
+    require_banker(game_id)
+    flash = _read_flash(game_id)
+    context = _context(game_id, screen, request.args, flash)
+    if _is_htmx():
+        html = render_template(context["fragment"], oob=True, **context)
+    else:
+        html = render_template("game.html", **context)
+    response = make_response(html)
+    response.headers["Cache-Control"] = "no-store"
+    if flash:
+        response.delete_cookie(_flash_cookie(game_id), path=game_path(game_id))
+    return response
+
+
+@bp.get("/games/<game_id>")
+def game(game_id: str):
+    """The table screen (banker_url). ?token= is traded for a cookie and a clean URL."""
+    if "token" in request.args:
+        store = get_store()
+        try:
+            token = store.banker_token(game_id)
+        except GameNotFound:
+            abort(404)
+        if not same_token(request.args["token"], token):
+            abort(403)
+        return _remember(redirect(game_path(game_id), 303), game_id, token)
+    return _show(game_id, "table")
+
+
+@bp.get("/games/<game_id>/players/<player_id>")
+def sheet(game_id: str, player_id: str):
+    """A player's sheet: deeds by color, buildings, mortgages, jail cards, net worth."""
+    return _show(game_id, f"player:{player_id}")
+
+
+@bp.get("/games/<game_id>/trade")
+def trade(game_id: str):
+    """The trade form; its query string holds the deal being put together."""
+    return _show(game_id, "trade")
+
+
+@bp.get("/games/<game_id>/board")
+def board(game_id: str):
+    """A picture of the board: owners, buildings, mortgages and tokens."""
+    return _show(game_id, "board")
+
+
+@bp.get("/games/<game_id>/history")
+def history(game_id: str):
+    """Every event, newest first; undo; corrections."""
+    return _show(game_id, "history")
+
+
+@bp.get("/games/<game_id>/pad")
+def pad(game_id: str):
+    """The dice pad with the first die chosen (or not): the first of a roll's two taps."""
+    require_banker(game_id)
+    context = _context(game_id, "table", request.args)
+    return render_template("_pad.html", **context)
+
+
+@bp.get("/games/<game_id>/poll")
+def poll(game_id: str):
+    """204 while the game is at version ?v=, else the fresh screen (another phone acted)."""
+    state = require_banker(game_id)
+    screen = request.args.get("screen", "table")
+    if screen.partition(":")[0] not in SCREENS:
+        screen = "table"
+    if request.args.get("v") == str(state["version"]):
+        return "", 204
+    context = _context(game_id, screen, MultiDict())
+    return render_template(context["fragment"], oob=True, **context)
+
+
+@bp.post("/games/<game_id>/act")
+def act(game_id: str):
+    """Record one command from a form; answer the screen (htmx) or a 303 back to it."""
+    require_banker(game_id)
+    form = request.form
+    screen = form.get("back", "table")
+    if screen.partition(":")[0] not in SCREENS:
+        screen = "table"
+    at = form.get("at", "")
+    flash, status = None, 200
+    try:
+        command = forms.command_from(form)
+        get_store().execute(
+            game_id,
+            command,
+            idempotency_key=forms.idempotency_key(form),
+            expected_version=forms.expected_version(form),
+        )
+    except VersionConflict:
+        flash, status = {"text": CONFLICT, "at": "", "kind": "conflict"}, 409
+    except DomainError as e:  # BadCommand too: the core's sentence, unchanged
+        flash, status = {"text": e.message, "at": at, "kind": "refused"}, e.status
+    except forms.FormError as e:
+        flash, status = {"text": e.message, "at": at, "kind": "refused"}, 400
+    # A refused trade goes back to the form as it was; an agreed one to the table.
+    args = MultiDict()
+    if screen == "trade":
+        if flash and flash["kind"] == "refused":
+            args = MultiDict([(k, v) for k, v in form.items(multi=True) if k not in _HIDDEN])
+        else:
+            screen = "table"
+    if _is_htmx():
+        context = _context(game_id, screen, args, flash)
+        html = render_template(context["fragment"], oob=True, **context)
+        response = make_response(html, status)
+        if screen != form.get("back"):
+            response.headers["HX-Push-Url"] = _screen_url(game_id, screen)
+        return response
+    response = redirect(_screen_url(game_id, screen, args), 303)
+    if flash:
+        response.set_cookie(
+            _flash_cookie(game_id),
+            quote(json.dumps(flash)),
+            path=game_path(game_id),
+            httponly=True,
+            samesite="Strict",
+        )
+    return response
+
+
+_HIDDEN = {"type", "key", "expected_version", "back", "at"}

@@ -1,0 +1,489 @@
+"""What the Banker's screens show, read from the state with the core's own functions.
+
+No rule is decided here: legality comes from the core's refusal functions (build_refusal,
+sell_refusal, mortgage_refusal, unmortgage_refusal, can_raise) and rent from turn.rent.
+"""
+
+from __future__ import annotations
+
+import re
+
+from banker.rules import holdings, turn
+from banker.rules.board import (
+    CARDS,
+    COLOR_GROUPS,
+    DECK_NAMES,
+    DEED_IDS,
+    DEEDS,
+    GROUPS,
+    JAIL,
+    JAIL_CARD,
+    JAIL_FINE,
+    SPACES,
+)
+
+# Printed colors of the sets, and one distinct color per seat (both readable on light and dark).
+GROUP_COLORS = {
+    "brown": "#8b4a2b",
+    "light_blue": "#9fd8f5",
+    "pink": "#d6368f",
+    "orange": "#f39019",
+    "red": "#e11d26",
+    "yellow": "#f5e50a",
+    "green": "#16a34a",
+    "dark_blue": "#1565c0",
+    "railroad": "#3f3f46",
+    "utility": "#a1a1aa",
+}
+GROUP_NAMES = {
+    "brown": "Brown",
+    "light_blue": "Light blue",
+    "pink": "Pink",
+    "orange": "Orange",
+    "red": "Red",
+    "yellow": "Yellow",
+    "green": "Green",
+    "dark_blue": "Dark blue",
+    "railroad": "Railroads",
+    "utility": "Utilities",
+}
+SEAT_COLORS = ("#c62828", "#1565c0", "#2e7d32", "#ef6c00", "#6a1b9a", "#00838f")
+GROUP_ORDER = (*COLOR_GROUPS, "railroad", "utility")
+
+
+def money(n: int) -> str:
+    return f"{n:,}"
+
+
+def space(position: int) -> str:
+    """The name of the space a token stands on (Jail's square reads "Just Visiting")."""
+    return "Just Visiting" if position == JAIL else SPACES[position].name
+
+
+def space_names() -> list[tuple[int, str]]:
+    return [(s.index, s.name) for s in SPACES]
+
+
+def players(state: dict) -> list[dict]:
+    """Every player with what the strip shows: cash, space, jail, seat color, turn marker."""
+    t = state["turn"]
+    out = []
+    for seat, p in enumerate(state["players"]):
+        if p["in_jail"]:
+            where = f"In Jail (tried {p['jail_attempts']} of 3)"
+        else:
+            where = space(p["position"])
+        out.append(
+            {
+                **p,
+                "where": where,
+                "color": SEAT_COLORS[seat % len(SEAT_COLORS)],
+                "initial": p["name"][:1].upper(),
+                "is_turn": p["id"] == t["player"],
+            }
+        )
+    return out
+
+
+def player_names(state: dict) -> dict[str, str]:
+    return {p["id"]: p["name"] for p in state["players"]}
+
+
+def seat_color(state: dict, pid: str | None) -> str | None:
+    for seat, p in enumerate(state["players"]):
+        if p["id"] == pid:
+            return SEAT_COLORS[seat % len(SEAT_COLORS)]
+    return None
+
+
+def rent_text(state: dict, prop: str) -> str:
+    """The rent the deed asks now, as the sheet prints it."""
+    d, st = DEEDS[prop], state["properties"][prop]
+    if st["owner"] is None:
+        return "no owner"
+    if st["mortgaged"]:
+        return "none while mortgaged"
+    if d.kind == "utility":
+        return f"{turn.utility_multiplier(state, prop)} × the dice"
+    return money(turn.rent(state, prop))
+
+
+def buildings_text(st: dict) -> str:
+    if st["hotel"]:
+        return "a hotel"
+    if st["houses"]:
+        return f"{st['houses']} house{'s' if st['houses'] > 1 else ''}"
+    return ""
+
+
+def deed(state: dict, prop: str) -> dict:
+    """A deed as a sheet shows it, with each action and why it is not possible now."""
+    d, st = DEEDS[prop], state["properties"][prop]
+    actions = []
+    if d.kind == "street":
+        if st["hotel"]:
+            build_label = "Build: full"
+        elif st["houses"] == 4:
+            build_label = f"Build hotel {money(d.hotel_cost)}"
+        else:
+            build_label = f"Build house {money(d.house_cost)}"
+        sell_label = "Sell hotel" if st["hotel"] else "Sell house"
+        actions.append(("build", build_label, holdings.build_refusal(state, prop)))
+        actions.append(("sell_building", sell_label, holdings.sell_refusal(state, prop)))
+    if st["mortgaged"]:
+        cost = d.lift_cost(state["edition"])
+        actions.append(
+            ("unmortgage", f"Lift {money(cost)}", holdings.unmortgage_refusal(state, prop))
+        )
+    else:
+        actions.append(
+            (
+                "mortgage",
+                f"Mortgage +{money(d.mortgage_value)}",
+                holdings.mortgage_refusal(state, prop),
+            )
+        )
+    return {
+        "id": prop,
+        "name": d.name,
+        "kind": d.kind,
+        "group": d.group,
+        "color": GROUP_COLORS[d.group],
+        "price": d.price,
+        "owner": st["owner"],
+        "houses": st["houses"],
+        "hotel": st["hotel"],
+        "mortgaged": st["mortgaged"],
+        "buildings": buildings_text(st),
+        "rent": rent_text(state, prop),
+        "actions": [{"type": a, "label": label, "why": why} for a, label, why in actions],
+    }
+
+
+def holdings_of(state: dict, pid: str) -> list[dict]:
+    """A player's deeds grouped by color set, in board order: [{"group","name","deeds"}]."""
+    mine = [p for p in DEED_IDS if state["properties"][p]["owner"] == pid]
+    groups = []
+    for g in GROUP_ORDER:
+        deeds = [deed(state, p) for p in GROUPS[g] if p in mine]
+        if deeds:
+            owned_all = len(deeds) == len(GROUPS[g])
+            groups.append(
+                {
+                    "group": g,
+                    "name": GROUP_NAMES[g],
+                    "color": GROUP_COLORS[g],
+                    "deeds": deeds,
+                    "complete": owned_all,
+                    "size": len(GROUPS[g]),
+                }
+            )
+    return groups
+
+
+def sheet(state: dict, pid: str) -> dict:
+    p = next(x for x in state["players"] if x["id"] == pid)
+    return {
+        "player": p,
+        "where": "In Jail" if p["in_jail"] else space(p["position"]),
+        "groups": holdings_of(state, pid),
+        "net_worth": holdings.score(state, pid),
+        "can_raise": holdings.can_raise(state, pid),
+        "jail_cards": [DECK_NAMES[d] for d in p["jail_cards"]],
+    }
+
+
+_FIRST_CAPS = re.compile(r"^[A-Z$0-9][A-Z$0-9.,'’:–-]*$")
+
+
+def card_label(text: str) -> str:
+    """The card's instruction in capitals, as printed (the story on new cards left out)."""
+    sentences = re.split(r"(?<=[.!?])\s+", text)
+    kept: list[str] = []
+    for sentence in sentences:
+        first = sentence.split(" ", 1)[0]
+        caps = bool(_FIRST_CAPS.match(first)) and any(ch.isalpha() for ch in first)
+        if caps and (len(first) > 1 or first in ("A",)):
+            kept.append(sentence)
+        elif kept:
+            break
+    return " ".join(kept) or text
+
+
+def card_choices(state: dict, deck: str) -> list[dict]:
+    """The cards that can be in that pile now: a held Get Out of Jail Free card is not."""
+    held = turn.card_holder(state, deck) is not None
+    return [
+        {"id": c.id, "label": card_label(c.text), "text": c.text}
+        for c in CARDS[deck].values()
+        if not (held and c.id == JAIL_CARD)
+    ]
+
+
+def bidders(state: dict) -> list[dict]:
+    """Everyone still in, with the quick raises and, for a building, why they cannot bid."""
+    a = state["pending"]["auction"]
+    base = a["high_bid"] if a["high_bidder"] else 0
+    out = []
+    for p in players(state):
+        if p["eliminated"]:
+            continue
+        why = None
+        if a["item"] in ("house", "hotel"):
+            why = holdings.building_refusal_anywhere(state, p["id"], a["item"])
+        raises = []
+        for step in (1, 10, 50):
+            amount = base + step
+            if a["high_bidder"] is None:
+                amount = max(amount, 10)
+            raises.append({"step": step, "amount": amount})
+        out.append({**p, "why": why, "raises": raises, "leading": a["high_bidder"] == p["id"]})
+    return out
+
+
+def placements(state: dict) -> list[dict]:
+    """Where the winner of a building auction may place it now."""
+    a = state["pending"]["auction"]
+    winner = a["high_bidder"]
+    if winner is None:
+        return []
+    return [
+        {"id": prop, "name": DEEDS[prop].name}
+        for prop in DEED_IDS
+        if state["properties"][prop]["owner"] == winner
+        and holdings.build_refusal(state, prop, cost=a["high_bid"], kind=a["item"]) is None
+    ]
+
+
+def debt(state: dict) -> dict | None:
+    d = state["pending"]["debt"]
+    if not d:
+        return None
+    names = player_names(state)
+    debtor = next(p for p in state["players"] if p["id"] == d["debtor"])
+    can_raise = holdings.can_raise(state, d["debtor"])
+    return {
+        **d,
+        "debtor_name": names[d["debtor"]],
+        "creditor_name": "the Bank" if d["creditor"] is None else names[d["creditor"]],
+        "cash": debtor["cash"],
+        "can_raise": can_raise,
+        "covered": debtor["cash"] >= d["amount"],
+        # The core refuses bankruptcy while cash and what can be raised cover the debt.
+        "may_go_bankrupt": debtor["cash"] + can_raise < d["amount"],
+        "groups": holdings_of(state, d["debtor"]),
+        "mortgaged_deeds": [
+            {"id": p, "name": DEEDS[p].name}
+            for p in DEED_IDS
+            if state["properties"][p]["owner"] == d["debtor"]
+        ],
+    }
+
+
+def jail_choices(state: dict) -> dict | None:
+    """At the start of a jailed turn: pay the fine, use a card, or roll for doubles."""
+    pid = state["turn"]["player"]
+    if pid is None:
+        return None
+    p = next(x for x in state["players"] if x["id"] == pid)
+    if not p["in_jail"]:
+        return None
+    return {
+        "player": p,
+        "fine": JAIL_FINE,
+        "cards": [{"deck": d, "name": DECK_NAMES[d]} for d in p["jail_cards"]],
+        "attempt": p["jail_attempts"] + 1,
+    }
+
+
+def claims(state: dict) -> list[dict]:
+    names = player_names(state)
+    return [
+        {
+            **c,
+            "text": f"{names[c['owner']]} may ask {names[c['payer']]} for {money(c['amount'])} "
+            f"({DEEDS[c['property']].name})",
+        }
+        for c in state["pending"]["rent_claims"]
+    ]
+
+
+def blocking(state: dict) -> str | None:
+    """What the table must settle before the next roll, if anything, in the core's order."""
+    p = state["pending"]
+    for key in ("debt", "offer", "auction", "card", "dice"):
+        if p[key]:
+            return key
+    return None
+
+
+def trade_view(state: dict, args) -> dict:
+    """The trade form's choices and, once two players are chosen, its one-sentence summary."""
+    names = player_names(state)
+    active = [p for p in state["players"] if not p["eliminated"]]
+    a, b = args.get("from", ""), args.get("to", "")
+    if a not in names or state_player(state, a)["eliminated"]:
+        a = active[0]["id"] if active else ""
+    if b not in names or b == a or state_player(state, b)["eliminated"]:
+        b = next((p["id"] for p in active if p["id"] != a), "")
+    sides = []
+    for prefix, pid in (("give", a), ("receive", b)):
+        if not pid:
+            continue
+        chosen = set(args.getlist(f"{prefix}_properties"))
+        cards = set(args.getlist(f"{prefix}_jail_cards"))
+        p = state_player(state, pid)
+        sides.append(
+            {
+                "prefix": prefix,
+                "player": p,
+                "deeds": [
+                    {
+                        "id": prop,
+                        "name": DEEDS[prop].name,
+                        "color": GROUP_COLORS[DEEDS[prop].group],
+                        "mortgaged": state["properties"][prop]["mortgaged"],
+                        "buildings": holdings.set_has_buildings(state, prop),
+                        "checked": prop in chosen,
+                    }
+                    for prop in DEED_IDS
+                    if state["properties"][prop]["owner"] == pid
+                ],
+                "cards": [
+                    {"deck": d, "name": DECK_NAMES[d], "checked": d in cards}
+                    for d in p["jail_cards"]
+                ],
+                "cash": args.get(f"{prefix}_cash", ""),
+            }
+        )
+    lifted = set(args.getlist("unmortgage"))
+    mortgaged = [
+        {
+            "id": prop,
+            "name": DEEDS[prop].name,
+            "cost": DEEDS[prop].lift_cost(state["edition"]),
+            "checked": prop in lifted,
+        }
+        for side in sides
+        for prop in (d["id"] for d in side["deeds"] if d["checked"] and d["mortgaged"])
+    ]
+    return {
+        "active": active,
+        "from": a,
+        "to": b,
+        "sides": sides,
+        "mortgaged": mortgaged,
+        "summary": trade_summary(state, a, b, args) if a and b else None,
+    }
+
+
+def state_player(state: dict, pid: str) -> dict:
+    return next(p for p in state["players"] if p["id"] == pid)
+
+
+def _listing(parts: list[str]) -> str:
+    if not parts:
+        return "nothing"
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _side_parts(args, prefix: str) -> list[str]:
+    parts = [DEEDS[p].name for p in args.getlist(f"{prefix}_properties") if p in DEEDS]
+    parts += [
+        f"the {DECK_NAMES[d]} Get Out of Jail Free card"
+        for d in args.getlist(f"{prefix}_jail_cards")
+        if d in DECK_NAMES
+    ]
+    cash = (args.get(f"{prefix}_cash") or "").strip().replace(",", "")
+    if cash.isdigit() and int(cash) > 0:
+        parts.append(money(int(cash)))
+    return parts
+
+
+def trade_summary(state: dict, a: str, b: str, args) -> str:
+    """The deal in one sentence, e.g. "Ann gives Baltic Avenue and 50 to Bob for Reading
+    Railroad; Bob lifts nothing."."""
+    names = player_names(state)
+    give, get = _side_parts(args, "give"), _side_parts(args, "receive")
+    sentence = f"{names[a]} gives {_listing(give)} to {names[b]} for {_listing(get)}."
+    lifted = [p for p in args.getlist("unmortgage") if p in DEEDS]
+    kept = [
+        p
+        for prefix in ("give", "receive")
+        for p in args.getlist(f"{prefix}_properties")
+        if p in DEEDS and state["properties"][p]["mortgaged"] and p not in lifted
+    ]
+    if lifted:
+        sentence += f" Lifted at once: {_listing([DEEDS[p].name for p in lifted])}."
+    if kept:
+        kept_names = _listing([DEEDS[p].name for p in kept])
+        if state["edition"] == "classic":
+            sentence += f" Kept mortgaged (10% interest now): {kept_names}."
+        else:
+            sentence += f" Kept mortgaged: {kept_names}."
+    return sentence
+
+
+def board(state: dict) -> dict:
+    """The 40 spaces laid out round a 13 x 13 grid (corners 2 x 2), with owners and tokens."""
+    cells = []
+    tokens: dict[int, list[dict]] = {}
+    for p in players(state):
+        if not p["eliminated"]:
+            tokens.setdefault(p["position"], []).append(p)
+    for sp in SPACES:
+        i = sp.index
+        x, y, w, h, side = _cell(i)
+        cell = {"index": i, "name": sp.name, "x": x, "y": y, "w": w, "h": h, "side": side}
+        if sp.deed:
+            st = state["properties"][sp.deed]
+            d = DEEDS[sp.deed]
+            cell.update(
+                band=GROUP_COLORS[d.group] if d.kind == "street" else None,
+                kind=d.kind,
+                owner=st["owner"],
+                owner_color=seat_color(state, st["owner"]),
+                houses=st["houses"],
+                hotel=st["hotel"],
+                mortgaged=st["mortgaged"],
+            )
+        else:
+            cell.update(kind=sp.kind, band=None, owner=None)
+        cell["tokens"] = tokens.get(i, [])
+        cells.append(cell)
+    owned = []
+    for p in players(state):
+        deeds = [
+            {**deed_brief(state, prop)}
+            for prop in DEED_IDS
+            if state["properties"][prop]["owner"] == p["id"]
+        ]
+        owned.append({"player": p, "deeds": deeds})
+    return {"cells": cells, "owned": owned, "players": players(state)}
+
+
+def deed_brief(state: dict, prop: str) -> dict:
+    st = state["properties"][prop]
+    extra = [buildings_text(st)] if buildings_text(st) else []
+    if st["mortgaged"]:
+        extra.append("mortgaged")
+    return {"name": DEEDS[prop].name, "color": GROUP_COLORS[DEEDS[prop].group], "extra": extra}
+
+
+def _cell(i: int) -> tuple[int, int, int, int, str]:
+    """(x, y, w, h, side) of space i on a 13-unit board: GO bottom right, play clockwise."""
+    if i == 0:
+        return 11, 11, 2, 2, "corner"
+    if i < 10:
+        return 11 - i, 11, 1, 2, "bottom"
+    if i == 10:
+        return 0, 11, 2, 2, "corner"
+    if i < 20:
+        return 0, 11 - (i - 10), 2, 1, "left"
+    if i == 20:
+        return 0, 0, 2, 2, "corner"
+    if i < 30:
+        return 2 + (i - 21), 0, 1, 2, "top"
+    if i == 30:
+        return 11, 0, 2, 2, "corner"
+    return 11, 2 + (i - 31), 2, 1, "right"
