@@ -107,3 +107,66 @@ def screenshot(page, name: str) -> Path:
     path = SCREENSHOTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+# -- checks every phone screen must pass ---------------------------------------------------
+
+_LAYOUT_PROBLEMS = """
+() => {
+  const problems = [];
+  const root = document.documentElement;
+  if (root.scrollWidth > 390) problems.push(`the page is ${root.scrollWidth}px wide`);
+  const controls = 'a[href], button, input:not([type=hidden]), select, textarea, summary';
+  for (const el of document.querySelectorAll(controls)) {
+    if (!el.checkVisibility({visibilityProperty: true})) continue;  // e.g. in a closed <details>
+    let box = el.getBoundingClientRect();
+    if (el.closest('.sr-only')) continue;
+    if (el.matches('input[type=checkbox], input[type=radio]') && el.closest('label')) {
+      box = el.closest('label').getBoundingClientRect();  // the label is what the thumb taps
+    }
+    if (box.height < 44 || box.width < 44) {
+      const name = (el.innerText || el.value || el.name || el.tagName).trim().slice(0, 40);
+      problems.push(`${el.tagName.toLowerCase()} "${name}" is ${box.width}x${box.height}`);
+    }
+    if (box.right > 390.5) problems.push(`"${(el.innerText || el.name).slice(0, 40)}" overflows`);
+  }
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const el = node.parentElement;
+    if (!node.textContent.trim() || el.closest('svg, .sr-only, style, script')) continue;
+    if (!el.checkVisibility({visibilityProperty: true})) continue;
+    const size = parseFloat(getComputedStyle(el).fontSize);
+    if (size < 16) problems.push(`"${node.textContent.trim().slice(0, 40)}" is ${size}px text`);
+  }
+  return problems;
+}
+"""
+
+
+def layout_problems(page) -> list[str]:
+    """What breaks the phone rules on the page as shown: sideways scroll, small controls/text."""
+    return page.evaluate(_LAYOUT_PROBLEMS)
+
+
+def axe_violations(page) -> list[str]:
+    """axe-core's serious and critical violations on the page as shown."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.add_script_tag(path=str(AXE))
+    found = page.evaluate(
+        "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
+        ".filter(v => ['serious', 'critical'].includes(v.impact))"
+        ".map(v => v.id + ': ' + v.help + ' -> ' + v.nodes.map(n => n.target.join(' ')).join(', '))"
+    )
+    return found
+
+
+@pytest.fixture
+def check_screen():
+    """check_screen(page, "name"): screenshot it, then assert the phone and a11y rules hold."""
+
+    def check(page, name: str) -> None:
+        screenshot(page, name)
+        assert layout_problems(page) == [], name
+        assert axe_violations(page) == [], name
+
+    return check

@@ -223,7 +223,7 @@ def card_choices(state: dict, deck: str) -> list[dict]:
 def bidders(state: dict) -> list[dict]:
     """Everyone still in, with the quick raises and, for a building, why they cannot bid."""
     a = state["pending"]["auction"]
-    base = a["high_bid"] if a["high_bidder"] else 0
+    base = a["high_bid"]
     out = []
     for p in players(state):
         if p["eliminated"]:
@@ -231,12 +231,10 @@ def bidders(state: dict) -> list[dict]:
         why = None
         if a["item"] in ("house", "hotel"):
             why = holdings.building_refusal_anywhere(state, p["id"], a["item"])
-        raises = []
-        for step in (1, 10, 50):
-            amount = base + step
-            if a["high_bidder"] is None:
-                amount = max(amount, 10)
-            raises.append({"step": step, "amount": amount})
+        if a["high_bidder"] is None:  # bids open at 10: offer the opening amounts themselves
+            raises = [{"label": str(n), "amount": n} for n in (10, 20, 50)]
+        else:
+            raises = [{"label": f"+{n}", "amount": base + n} for n in (1, 10, 50)]
         out.append({**p, "why": why, "raises": raises, "leading": a["high_bidder"] == p["id"]})
     return out
 
@@ -449,6 +447,9 @@ def board(state: dict) -> dict:
             )
         else:
             cell.update(kind=sp.kind, band=None, owner=None)
+        cell["label"] = _LABELS.get(sp.kind, "")
+        if i in _CORNERS:
+            cell["label"] = _CORNERS[i]
         cell["tokens"] = tokens.get(i, [])
         cells.append(cell)
     owned = []
@@ -460,6 +461,10 @@ def board(state: dict) -> dict:
         ]
         owned.append({"player": p, "deeds": deeds})
     return {"cells": cells, "owned": owned, "players": players(state)}
+
+
+_LABELS = {"chance": "?", "community_chest": "CC", "tax": "TAX", "railroad": "RR", "utility": "UT"}
+_CORNERS = {0: "GO", 10: "JAIL", 20: "FREE", 30: "GO TO"}
 
 
 def deed_brief(state: dict, prop: str) -> dict:
