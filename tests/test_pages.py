@@ -1,0 +1,448 @@
+"""The Banker's pages without a browser: plain forms, redirects, cookies, refusals, conflicts.
+
+Forms are read from the rendered HTML and posted as a browser without JavaScript would (a plain
+POST answered by a 303 back to the screen), or with htmx's header (the screen's fragment).
+"""
+
+from __future__ import annotations
+
+import gzip
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from werkzeug.datastructures import MultiDict
+
+ROOT = Path(__file__).resolve().parent.parent
+CONFLICT = "Changed meanwhile on another phone — here is the new state."
+HTMX = {"HX-Request": "true"}
+
+
+class _Forms(HTMLParser):
+    """Every form of a page: its action, method, fields and submit buttons."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.forms: list[dict] = []
+        self._form = None
+        self._button = None
+        self._select = None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "form":
+            self._form = {"action": a.get("action"), "method": a.get("method", "get"),
+                          "fields": [], "buttons": []}  # fmt: skip
+            self.forms.append(self._form)
+        elif self._form is None:
+            return
+        elif tag == "select" and a.get("name"):
+            self._select = [a["name"], None]
+        elif tag == "option" and self._select is not None:
+            if self._select[1] is None or "selected" in a:
+                self._select[1] = a.get("value", "")
+        elif tag in ("input", "textarea") and a.get("name"):
+            if a.get("type") in ("checkbox", "radio") and "checked" not in a:
+                return
+            self._form["fields"].append((a["name"], a.get("value", "")))
+        elif tag == "button":
+            self._button = {"name": a.get("name"), "value": a.get("value", ""), "text": "",
+                            "disabled": "disabled" in a}  # fmt: skip
+            self._form["buttons"].append(self._button)
+
+    def handle_data(self, data):
+        if self._button is not None:
+            self._button["text"] += data
+
+    def handle_endtag(self, tag):
+        if tag == "select" and self._select is not None and self._form is not None:
+            self._form["fields"].append(tuple(self._select))
+            self._select = None
+        elif tag == "button":
+            self._button = None
+        elif tag == "form":
+            self._form = None
+
+
+def forms_of(html: str) -> list[dict]:
+    parser = _Forms()
+    parser.feed(html)
+    return parser.forms
+
+
+def find_button(html: str, text: str) -> tuple[dict, dict]:
+    """The form holding the button whose text (visible and for screen readers) is `text`."""
+    for form in forms_of(html):
+        for button in form["buttons"]:
+            if " ".join(button["text"].split()) == text:
+                return form, button
+    raise AssertionError(f"no button {text!r} on the page")
+
+
+class Banker:
+    """A browser without JavaScript on the Banker's pages of one game."""
+
+    def __init__(self, client, game):
+        self.client, self.game = client, game
+        r = client.get(game.created["banker_url"])
+        assert r.status_code == 303
+
+    def page(self, path: str = "") -> str:
+        r = self.client.get(f"/games/{self.game.id}{path}")
+        assert r.status_code == 200
+        return r.get_data(as_text=True)
+
+    def press(self, text: str, path: str = "", headers=None, **fields):
+        """Submit the form of the button `text` on the screen at `path` (fields override)."""
+        form, button = find_button(self.page(path), text)
+        assert not button["disabled"], text
+        data = [(k, v) for k, v in form["fields"] if k not in fields]
+        data += list(fields.items())
+        if button["name"]:
+            data.append((button["name"], button["value"]))
+        return self.client.post(form["action"], data=MultiDict(data), headers=headers or {})
+
+
+@pytest.fixture
+def banker(client, game):
+    return Banker(client, game)
+
+
+def text_of(html: str) -> str:
+    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
+
+
+# -- tokens, cookies, cross-site posts -----------------------------------------------------
+
+
+def test_the_banker_url_trades_its_token_for_a_strict_cookie_and_a_clean_url(client, game):
+    r = client.get(game.created["banker_url"])
+    assert r.status_code == 303
+    assert r.headers["Location"] == f"/games/{game.id}"
+    cookie = next(c for c in r.headers.getlist("Set-Cookie") if c.startswith(f"banker_{game.id}="))
+    assert f"banker_{game.id}={game.banker_token};" in cookie
+    assert (
+        "HttpOnly" in cookie and "SameSite=Strict" in cookie and f"Path=/games/{game.id}" in cookie
+    )
+    assert client.get(f"/games/{game.id}").status_code == 200
+
+
+def test_every_screen_needs_the_banker_cookie(client, game):
+    for path in ("", "/board", "/history", "/trade", "/players/p1", "/pad", "/poll?v=0"):
+        r = client.get(f"/games/{game.id}{path}")
+        assert r.status_code == 403, path
+        assert "Banker link" in r.get_data(as_text=True)
+    assert client.get(f"/games/{game.id}?token={game.tokens['p1']}").status_code == 403
+    r = client.post(f"/games/{game.id}/act", data={"type": "roll"})
+    assert r.status_code == 403
+    assert client.get(f"/games/nosuchgame?token={game.banker_token}").status_code == 404
+
+
+def test_a_form_posted_from_another_site_is_refused_and_changes_nothing(client, game, banker):
+    before = game.snapshot()
+    form, button = find_button(banker.page(), "1")
+    for header in ({"Origin": "http://evil.example"}, {"Referer": "http://evil.example/x"},
+                   {"Origin": "null"}):  # fmt: skip
+        r = client.get(f"/games/{game.id}", query_string={"d1": "3"})
+        form, button = find_button(r.get_data(as_text=True), "4")
+        r = client.post(
+            form["action"], data=MultiDict(form["fields"] + [("d2", "4")]), headers=header
+        )
+        assert r.status_code == 403
+        assert "another site" in r.get_data(as_text=True)
+    assert game.snapshot() == before
+    r = client.post(form["action"], data=MultiDict(form["fields"] + [("d2", "4")]),
+                    headers={"Origin": "http://localhost"})  # fmt: skip
+    assert r.status_code == 303
+    assert game.state()["players"][0]["position"] == 7
+
+
+# -- plain forms: POST, 303, the new state -------------------------------------------------
+
+
+def test_a_roll_takes_two_plain_form_posts_and_a_purchase_one(client, game, banker):
+    # The first die is a GET (the pad remembers it), the second posts the roll.
+    form, button = find_button(banker.page(), "1")
+    assert form["method"] == "get" and button == {"name": "d1", "value": "1", "text": "1",
+                                                  "disabled": False}  # fmt: skip
+    r = banker.press("2", path="?d1=1")
+    assert r.status_code == 303 and r.headers["Location"] == f"/games/{game.id}"
+    state = game.state()
+    assert state["players"][0]["position"] == 3
+    assert state["pending"]["offer"] == {"player": "p1", "property": "baltic-avenue", "price": 60}
+    page = text_of(banker.page())
+    assert "Ann rolled 1 and 2. Ann landed on Baltic Avenue." in page
+    assert banker.press("Buy for 60").status_code == 303
+    state = game.state()
+    assert state["properties"]["baltic-avenue"]["owner"] == "p1"
+    assert state["players"][0]["cash"] == 1440
+    assert state["version"] == 3
+
+
+def test_a_refused_action_shows_the_cores_sentence_after_the_redirect_and_changes_nothing(
+    client, game, banker
+):
+    game.ok({"type": "roll", "player": "p1", "dice": [6, 6]})  # Ann: 12, Electric Company
+    game.ok({"type": "adjust", "player": "p1", "amount": -1400, "reason": "test"})
+    before = game.snapshot()
+    r = banker.press("Buy for 150")
+    assert r.status_code == 303
+    page = banker.page()
+    assert (
+        '<p class="error" role="alert" id="error-offer">Ann has 100 and Electric Company costs '
+        "150: raise the cash or put it up for auction.</p>"
+    ) in page
+    assert game.snapshot() == before
+    assert "error-offer" not in banker.page()  # said once, not forever
+
+
+def test_a_refusal_answers_htmx_with_the_fragment_and_the_sentence_beside_the_control(game, banker):
+    game.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
+    game.ok({"type": "auction"})
+    before = game.snapshot()
+    r = banker.press("Bid the typed amount for Bob", headers=HTMX, amount="5")
+    assert r.status_code == 422
+    html = r.get_data(as_text=True)
+    assert html.lstrip().startswith('<div id="screen"')
+    assert '<p class="error" role="alert" id="error-bid-p2">Bids open at 10.</p>' in html
+    r = banker.press("Bid the typed amount for Bob", headers=HTMX, amount="ten")
+    assert r.status_code == 400
+    assert "Type the bid as a whole number of dollars, such as 120." in r.get_data(as_text=True)
+    assert game.snapshot() == before
+
+
+def test_the_same_form_sent_twice_is_applied_once(client, game, banker):
+    r = client.get(f"/games/{game.id}", query_string={"d1": "3"})
+    form, _ = find_button(r.get_data(as_text=True), "4")
+    data = MultiDict(form["fields"] + [("d2", "4")])
+    first = client.post(form["action"], data=data, headers=HTMX)
+    again = client.post(form["action"], data=data, headers=HTMX)
+    assert first.status_code == again.status_code == 200
+    state = game.state()
+    assert state["version"] == 2 and state["players"][0]["position"] == 7
+    assert [e["type"] for e in game.events()].count("rolled") == 1
+    assert again.get_data(as_text=True).count('data-version="2"') == 1
+
+
+def test_a_form_from_an_older_state_says_it_changed_meanwhile_and_shows_the_new_state(
+    client, game, banker
+):
+    html = client.get(f"/games/{game.id}", query_string={"d1": "3"}).get_data(as_text=True)
+    form, _ = find_button(html, "4")
+    game.ok({"type": "roll", "player": "p1", "dice": [1, 2]})  # another phone, meanwhile
+    before = game.snapshot()
+    r = client.post(form["action"], data=MultiDict(form["fields"] + [("d2", "4")]), headers=HTMX)
+    assert r.status_code == 409
+    html = r.get_data(as_text=True)
+    assert CONFLICT in html
+    assert "Ann may buy Baltic Avenue" in text_of(html)  # the fresh state
+    assert game.snapshot() == before
+    # Without JavaScript: the redirect, then the same sentence on the page.
+    r = client.post(form["action"], data=MultiDict(form["fields"] + [("d2", "4")]))
+    assert r.status_code == 303
+    assert CONFLICT in banker.page()
+
+
+def test_the_poll_answers_204_until_another_phone_changes_the_game(client, game, banker):
+    r = client.get(f"/games/{game.id}/poll", query_string={"v": "1"}, headers=HTMX)
+    assert r.status_code == 204 and r.data == b""
+    game.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
+    r = client.get(f"/games/{game.id}/poll", query_string={"v": "1"}, headers=HTMX)
+    assert r.status_code == 200
+    html = r.get_data(as_text=True)
+    assert 'data-version="2"' in html and "Buy for 60" in html
+    assert '<div id="said" hx-swap-oob="innerHTML">' in html
+
+
+# -- what each screen offers ---------------------------------------------------------------
+
+
+def test_the_card_picker_leaves_out_a_get_out_of_jail_free_card_someone_holds(game, banker):
+    game.ok({"type": "roll", "player": "p1", "dice": [3, 4]})  # Chance
+    buttons = [b["text"] for f in forms_of(banker.page()) for b in f["buttons"]]
+    assert "GET OUT OF JAIL FREE." in buttons and len([b for b in buttons if b.isupper()]) >= 15
+    banker.press("GET OUT OF JAIL FREE.")
+    assert game.state()["players"][0]["jail_cards"] == ["chance"]
+    game.ok({"type": "roll", "player": "p2", "dice": [3, 4]})  # Bob on Chance too
+    buttons = [b["text"] for f in forms_of(banker.page()) for b in f["buttons"]]
+    assert "GET OUT OF JAIL FREE." not in buttons and "ADVANCE TO BOARDWALK." in buttons
+
+
+def test_jail_choices_are_offered_at_the_start_of_a_jailed_turn(game, banker):
+    game.ok({"type": "roll", "player": "p1", "dice": [3, 4]})
+    game.ok({"type": "draw_card", "deck": "chance", "card": "go-to-jail"})
+    game.ok({"type": "roll", "player": "p2", "dice": [1, 2]})
+    game.ok({"type": "buy"})
+    page = text_of(banker.page())
+    assert "Ann is in Jail" in page and "Ann rolls for doubles (attempt 1 of 3)" in page
+    assert banker.press("Pay 50").status_code == 303
+    ann = game.state()["players"][0]
+    assert (ann["in_jail"], ann["cash"]) == (False, 1450)
+    assert "Ann is in Jail" not in text_of(banker.page())
+
+
+def test_the_sheet_enables_only_legal_actions_and_says_why_the_others_are_not(game, banker):
+    game.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
+    game.ok({"type": "buy"})
+    html = banker.page("/players/p1")
+    _, build = find_button(html, "Build house 50 on Baltic Avenue")
+    assert build["disabled"]
+    assert (
+        "Ann must own every brown street to build; Mediterranean Avenue is not theirs."
+        in text_of(html)
+    )
+    _, mortgage = find_button(html, "Mortgage +30 on Baltic Avenue")
+    assert not mortgage["disabled"]
+    assert banker.press("Mortgage +30 on Baltic Avenue", path="/players/p1").status_code == 303
+    assert game.state()["properties"]["baltic-avenue"]["mortgaged"] is True
+    html = banker.page("/players/p1")
+    _, lift = find_button(html, "Lift 33 on Baltic Avenue")
+    assert not lift["disabled"]
+
+
+def test_bankruptcy_is_offered_only_when_cash_and_what_can_be_raised_fall_short(game, banker):
+    game.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
+    game.ok({"type": "buy"})  # Ann: Baltic (mortgage 30)
+    game.ok({"type": "adjust", "player": "p1", "amount": -1400, "reason": "test"})  # Ann 40
+    game.ok({"type": "roll", "player": "p2", "dice": [1, 3]})
+    game.ok({"type": "roll", "player": "p1", "dice": [6, 6]})  # 15 Pennsylvania Railroad
+    game.ok({"type": "auction"})
+    game.ok({"type": "bid", "player": "p2", "amount": 10})
+    game.ok({"type": "close_auction"})
+    game.ok({"type": "roll", "player": "p1", "dice": [1, 2]})  # Ann 18 Tennessee
+    game.ok({"type": "auction"})
+    game.ok({"type": "close_auction"})
+    game.ok({"type": "roll", "player": "p2", "dice": [5, 6]})  # Bob 4+11 = 15: his own
+    game.ok({"type": "roll", "player": "p1", "dice": [1, 2]})  # Ann 21 Kentucky
+    game.ok({"type": "auction"})
+    game.ok({"type": "close_auction"})
+    game.ok({"type": "roll", "player": "p2", "dice": [2, 3]})  # Bob 20 Free Parking
+    game.ok({"type": "roll", "player": "p1", "dice": [6, 6]})  # Ann 33 Community Chest
+    game.ok({"type": "draw_card", "deck": "community_chest", "card": "pay-100-car-wash"})
+    page = text_of(banker.page())
+    assert "Ann owes the Bank 100" in page
+    assert "Cash 40 · could still raise 30" in page
+    assert "Declare Ann bankrupt" in page and "Pay 100" not in page
+    game.ok({"type": "adjust", "player": "p1", "amount": 100, "reason": "found under the board"})
+    page = text_of(banker.page())
+    assert "Declare Ann bankrupt" not in page  # 140 in cash covers it
+    assert banker.press("Pay 100 to the Bank").status_code == 303
+    state = game.state()
+    assert state["pending"]["debt"] is None and state["players"][0]["cash"] == 40
+
+
+def test_a_trade_is_summed_up_then_confirmed_and_a_refused_one_keeps_its_choices(game, banker):
+    game.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
+    game.ok({"type": "buy"})  # Ann: Baltic Avenue
+    query = "?from=p1&to=p2&give_properties=baltic-avenue&receive_cash=2000"
+    html = banker.page("/trade" + query)
+    assert "Ann gives Baltic Avenue to Bob for 2,000." in text_of(html)
+    r = banker.press("Confirm trade", path="/trade" + query)
+    assert r.status_code == 303
+    assert r.headers["Location"].startswith(f"/games/{game.id}/trade?")
+    page = text_of(banker.page(r.headers["Location"].split(game.id, 1)[1]))
+    assert "Bob has only 1,500 in cash." in page
+    assert "Ann gives Baltic Avenue to Bob for 2,000." in page  # the choices are kept
+    query = query.replace("2000", "100")
+    r = banker.press("Confirm trade", path="/trade" + query)
+    assert r.headers["Location"] == f"/games/{game.id}"
+    state = game.state()
+    assert state["properties"]["baltic-avenue"]["owner"] == "p2"
+    assert [p["cash"] for p in state["players"]] == [1540, 1400]
+    assert "Ann traded Baltic Avenue to Bob for 100." in text_of(banker.page())
+
+
+def test_undo_is_offered_only_while_the_core_allows_it_and_undone_events_are_struck(game, banker):
+    assert "nothing to undo now" in banker.page("/history")
+    game.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
+    game.ok({"type": "buy"})
+    r = banker.press("Undo: Ann bought Baltic Avenue for 60.", path="/history")
+    assert r.status_code == 303 and r.headers["Location"] == f"/games/{game.id}/history"
+    html = banker.page("/history")
+    assert "<del>Ann bought Baltic Avenue for 60.</del>" in html
+    assert "Undid: Ann bought Baltic Avenue for 60." in html
+    banker.press("Undo: Ann rolled 1 and 2.", path="/history")
+    assert "nothing to undo now" in banker.page("/history")
+    assert game.state()["players"][0]["position"] == 0
+
+
+def test_corrections_take_an_amount_and_a_reason(game, banker):
+    r = banker.press(
+        "Correct cash", path="/history", player="p2", direction="take", amount="25",
+        reason="counted twice",
+    )  # fmt: skip
+    assert r.status_code == 303
+    assert game.state()["players"][1]["cash"] == 1475
+    before = game.snapshot()
+    banker.press("Correct cash", path="/history", player="p2", amount="25", reason=" ")
+    assert "Give a reason for the correction." in banker.page("/history")
+    banker.press("Move the token", path="/history", player="p1", position="39", reason="")
+    assert game.state()["players"][0]["position"] == 39
+    assert before[0]["players"][0]["position"] == 0
+
+
+def test_the_start_form_creates_a_game_and_this_phone_lists_it_to_resume(client):
+    r = client.post("/games", data=MultiDict(
+        [("edition", "g0009"), ("name", "Ann"), ("name", " Bob "), ("name", ""),
+         ("deadline", "on"), ("hotel_shortage_ruling", "on")]))  # fmt: skip
+    assert r.status_code == 303
+    game_id = r.headers["Location"].rsplit("/", 1)[1]
+    page = client.get(r.headers["Location"]).get_data(as_text=True)
+    assert "Who won the opening roll?" in page and "Bob starts" in page
+    home = client.get("/").get_data(as_text=True)
+    assert f'href="/games/{game_id}"' in home and "Ann, Bob" in home
+    state = client.application.extensions["banker.store"].state(game_id)
+    assert state["options"] == {"auction_all": False, "deadline": True, "teams": False,
+                                "hotel_shortage_ruling": True, "private_cash": False}  # fmt: skip
+    stranger = client.application.test_client()
+    assert f'href="/games/{game_id}"' not in stranger.get("/").get_data(as_text=True)
+
+
+def test_a_start_form_the_core_refuses_says_why_and_creates_nothing(client):
+    store = client.application.extensions["banker.store"]
+    for fields, sentence in (
+        ([("name", "Ann")], "A game has 2 to 6 players."),
+        ([("name", "Ann"), ("name", "ann")], "Two players have the same name"),
+        ([("edition", "classic"), ("name", "Ann"), ("name", "Bob"), ("teams", "on")],
+         "The classic edition offers no house variations"),
+    ):  # fmt: skip
+        r = client.post("/games", data=MultiDict(fields))
+        assert r.status_code == 422
+        assert sentence in r.get_data(as_text=True)
+    assert store.list_games() == []
+    r = client.post(
+        "/games",
+        data=MultiDict(
+            [("edition", "classic"), ("name", "A"), ("name", "B"), ("hotel_shortage_ruling", "on")]
+        ),
+    )
+    assert r.status_code == 303  # the ruling's switch, on by default, is not sent with classic
+
+
+def test_the_end_shows_the_winners_and_the_deadline_scores(client, new_game):
+    g = new_game(["Ann", "Bob"], options={"deadline": True})
+    banker = Banker(client, g)
+    g.ok({"type": "start", "first": "p1"})
+    g.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
+    banker.press("Call time")
+    g.ok({"type": "buy"})
+    g.ok({"type": "roll", "player": "p2", "dice": [4, 6]})  # Just Visiting
+    page = text_of(banker.page())
+    assert "Game over" in page and "Ann and Bob share the win" in page
+    assert "Scores at the agreed deadline" in page and "Ann 1,500 Bob 1,500" in page
+    assert g.state()["winners"] == ["p1", "p2"]
+    assert "First die" not in page
+
+
+def test_the_bankers_page_with_everything_it_loads_stays_under_40_kb_gzipped(client, new_game):
+    g = new_game(["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"])
+    banker = Banker(client, g)
+    g.ok({"type": "start", "first": "p1"})
+    g.ok({"type": "roll", "player": "p1", "dice": [3, 4]})  # the longest screen: 16 cards
+    page = banker.page().encode()
+    loaded = [page, (ROOT / "static/site.css").read_bytes(),
+              (ROOT / "static/htmx-2.0.11.min.js").read_bytes()]  # fmt: skip
+    sizes = [len(gzip.compress(x)) for x in loaded]
+    assert sum(sizes) <= 40 * 1024, sizes
+    assert "http" not in re.sub(r'(href|src)="/[^"]*"', "", page.decode()).split("<body>")[0]
