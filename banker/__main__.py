@@ -1,4 +1,5 @@
-"""The `banker` command line: `banker serve` runs the Banker's server."""
+"""The `banker` command line: `banker serve` runs the Banker's server, `banker backup` copies
+its database."""
 
 from __future__ import annotations
 
@@ -41,6 +42,19 @@ def serve(args: argparse.Namespace) -> None:
         server.close()
 
 
+def backup(args: argparse.Namespace) -> None:
+    """Write a consistent copy of the database to FILE, even while the server runs."""
+    import sqlite3
+
+    from banker.store import backup as backup_database
+
+    try:
+        games = backup_database(args.db, args.file)
+    except (OSError, ValueError, sqlite3.Error) as e:
+        raise SystemExit(f"banker backup: {e}") from None
+    print(f"Backed up {games} game{'s' if games != 1 else ''} from {args.db} to {args.file}.")
+
+
 def parser() -> argparse.ArgumentParser:
     """The command line's arguments, with their help."""
     p = argparse.ArgumentParser(
@@ -70,6 +84,21 @@ def parser() -> argparse.ArgumentParser:
         "--threads", type=int, default=8, help="worker threads serving requests (default: 8)"
     )
     s.set_defaults(run=serve)
+    b = commands.add_parser(
+        "backup",
+        help="copy the games database to a file, safely while the server runs",
+        description="Write a consistent copy of the games database to FILE (SQLite's online "
+        "backup: safe while `banker serve` is running). An existing FILE is replaced only once "
+        "the copy is complete. To restore, stop the server and start it with --db FILE (or "
+        "copy FILE over the database).",
+    )
+    b.add_argument("file", metavar="FILE", help="where to write the copy")
+    b.add_argument(
+        "--db",
+        default=None,
+        help=f"the database to copy (default: $BANKER_DB, else {default_database_path()})",
+    )
+    b.set_defaults(run=backup)
     return p
 
 

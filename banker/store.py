@@ -22,6 +22,7 @@ from pathlib import Path
 import sqlite_utils
 
 from banker import rules
+from banker import snapshot as snapshots
 
 # Game ids are read aloud at the table: no look-alike characters (0/o, 1/l/i).
 _ID_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
@@ -51,6 +52,14 @@ class VersionConflict(StoreError):
 
     status = 409
     code = "version_conflict"
+
+
+class SnapshotRefused(StoreError):
+    """A snapshot that cannot be resumed: 400 (malformed) or 422 (its log does not hold)."""
+
+    def __init__(self, status: int, code: str, message: str):
+        super().__init__(message)
+        self.status, self.code = status, code
 
 
 @dataclass
@@ -475,6 +484,147 @@ class Store:
         return rules.replay(
             game_id, edition, json.loads(names), json.loads(options), self.commands(game_id)
         )
+
+    # -- snapshots (pause and resume) ------------------------------------------------------------
+
+    def snapshot(self, game_id: str) -> dict:
+        """The game as a snapshot document (see banker.snapshot), read at one version."""
+        game = self._game(game_id)
+        with game.lock:  # no command of this game is half-way between the reads below
+            db = self._db()
+            edition, names, options, created_at = db.execute(
+                "select edition, names, options, created_at from games where id = ?", [game_id]
+            ).fetchone()
+            commands = [
+                {"version": version, "at": at, "command": json.loads(command)}
+                for version, at, command in db.execute(
+                    "select version, at, command from commands where game_id = ? order by version",
+                    [game_id],
+                )
+            ]
+            events = [
+                {"seq": seq, "version": v, "type": t, "text": text, "at": at, "undone": bool(u)}
+                for seq, v, t, text, at, u in db.execute(
+                    "select seq, version, type, text, at, undone from events "
+                    "where game_id = ? order by seq",
+                    [game_id],
+                )
+            ]
+            state = game.state
+        return snapshots.build(
+            game_id,
+            edition,
+            json.loads(names),
+            json.loads(options),
+            created_at,
+            commands,
+            events,
+            state,
+            exported_at=self.clock(),
+        )
+
+    def import_snapshot(self, doc: dict) -> dict:
+        """Resume a snapshot as a new game with fresh tokens; the same answer as create_game.
+
+        The snapshot is checked and replayed first (banker.snapshot.check); a refusal raises
+        SnapshotRefused and nothing is stored. The new game carries the whole log: its
+        commands, its events (undone marks and times included) and the replayed state.
+        """
+        game_id = self._new_game_id()
+        try:
+            checked = snapshots.check(doc, game_id)
+        except snapshots.SnapshotError as e:
+            raise SnapshotRefused(e.status, e.code, e.message) from None
+        state = checked.state
+        banker_token = secrets.token_urlsafe(24)
+        players = [
+            {"id": p["id"], "name": p["name"], "token": secrets.token_urlsafe(24)}
+            for p in rules.public_state(state)["players"]
+        ]
+        with self._transaction() as db:
+            db["games"].insert(
+                {
+                    "id": game_id,
+                    "edition": checked.edition,
+                    "names": _dumps(checked.names),
+                    "options": _dumps(checked.options),
+                    "banker_token": banker_token,
+                    "version": state["version"],
+                    "state": _dumps(state),
+                    "created_at": self.clock(),
+                }
+            )
+            db["player_tokens"].insert_all(
+                {"token": p["token"], "game_id": game_id, "player_id": p["id"], "revoked": 0}
+                for p in players
+            )
+            db["commands"].insert_all(
+                {
+                    "game_id": game_id,
+                    "version": c["version"],
+                    "command": _dumps(c["command"]),
+                    "idempotency_key": None,  # keys belong to the game they were sent to
+                    "response": c["answer"],
+                    "at": c["at"],
+                }
+                for c in checked.commands
+            )
+            db["events"].insert_all(
+                {
+                    "game_id": game_id,
+                    "seq": e["seq"],
+                    "version": c["version"],
+                    "type": e["type"],
+                    "text": e["text"],
+                    "data": _dumps({k: v for k, v in e.items() if k not in _EVENT_COLUMNS}),
+                    "at": checked.events_at[e["seq"]],
+                    "undone": int(e["seq"] in checked.undone),
+                }
+                for c in checked.commands
+                for e in c["events"]
+            )
+        game = _Game(state, banker_token, {p["token"]: p["id"] for p in players})
+        with self._games_lock:
+            self._games[game_id] = game
+        return {
+            "game_id": game_id,
+            "banker_token": banker_token,
+            "players": players,
+            "state": state,
+        }
+
+
+def backup(database: str | Path, destination: str | Path) -> int:
+    """Copy a database, while a server may be using it, to a standalone file; its game count.
+
+    SQLite's online backup API copies every page in one step under a read lock, so the copy
+    is one consistent moment of the database: every command in it is whole. The copy is made
+    beside `destination` and renamed over it only once complete and checked.
+    """
+    source, target = Path(database), Path(destination)
+    if not source.is_file():
+        raise FileNotFoundError(f"There is no database at {source}.")
+    if target.exists() and target.resolve() == source.resolve():
+        raise ValueError("The backup must be a different file from the database.")
+    partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
+    src = sqlite_utils.Database(sqlite3.connect(source, timeout=10))
+    try:
+        dst = sqlite3.connect(partial)
+        try:
+            src.conn.backup(dst)
+            # The copy stands alone: no -wal file beside it (a server turns WAL back on).
+            dst.execute("PRAGMA journal_mode=DELETE")
+            (verdict,) = dst.execute("PRAGMA integrity_check").fetchone()
+            if verdict != "ok":
+                raise sqlite3.DatabaseError(f"The copy failed its integrity check: {verdict}")
+            games = dst.execute("select count(*) from games").fetchone()[0]
+        finally:
+            dst.close()
+        os.replace(partial, target)
+    finally:
+        src.conn.close()
+        partial.unlink(missing_ok=True)
+    return games
 
 
 _EVENT_COLUMNS = {"seq", "type", "text"}

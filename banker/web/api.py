@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 
 from flask import Blueprint, current_app, jsonify, request, url_for
+from werkzeug.exceptions import RequestEntityTooLarge
 
+from banker import snapshot
 from banker.rules import DomainError, public_state
 from banker.store import StoreError
 from banker.web import error_response, get_store
@@ -92,6 +94,11 @@ def create_game():
     created = get_store().create_game(
         body.get("edition", "g0009"), body["players"], body.get("options")
     )
+    return _created(created)
+
+
+def _created(created: dict):
+    """201 with a new game's id, tokens, URLs and state (a created or an imported game)."""
     game_id = created["game_id"]
     answer = {
         "game_id": game_id,
@@ -165,6 +172,29 @@ def _owns_claim(state: dict, player_id: str, command: dict) -> bool:
         return False
     claims = public_state(state)["pending"]["rent_claims"]
     return any(c["id"] == command.get("claim") and c["owner"] == player_id for c in claims)
+
+
+@bp.get("/games/<game_id>/snapshot")
+def get_snapshot(game_id: str):
+    """The game as a snapshot document (pause); the banker token only."""
+    if _caller(game_id) != "banker":
+        raise ApiError(
+            403, "banker_only", "Only the Banker's token may take a snapshot of the game."
+        )
+    return jsonify(get_store().snapshot(game_id))
+
+
+@bp.post("/games/import")
+def import_game():
+    """Resume a snapshot as a new game with fresh tokens; no token needed. 201 as create."""
+    request.max_content_length = snapshot.MAX_BYTES  # refused before anything is parsed
+    try:
+        doc = _json_body()
+    except RequestEntityTooLarge:
+        raise ApiError(
+            413, "snapshot_too_large", "A snapshot file may be at most 5 MB; this one is larger."
+        ) from None
+    return _created(get_store().import_snapshot(doc))
 
 
 @bp.get("/openapi.json")

@@ -452,6 +452,72 @@ def _schemas() -> dict:
             },
             ["seq", "type", "text", "at", "undone"],
         ),
+        "Snapshot": _obj(
+            {
+                "format": {"type": "string", "enum": ["banker-snapshot"]},
+                "format_version": {"type": "integer", "enum": [1]},
+                "exported_at": {"type": "string", "format": "date-time"},
+                "game": _obj(
+                    {
+                        "id": {"type": "string", "minLength": 1, "maxLength": 64},
+                        "edition": {"type": "string", "enum": ["g0009", "classic"]},
+                        "players": {
+                            "type": "array",
+                            "items": STR,
+                            "minItems": 2,
+                            "maxItems": 6,
+                            "description": "The names as given at creation, in seating order.",
+                        },
+                        "options": {
+                            "type": "object",
+                            "nullable": True,
+                            "description": "The options as given at creation.",
+                        },
+                        "created_at": _nullable({"type": "string", "format": "date-time"}),
+                    },
+                    ["id", "edition", "players", "options"],
+                    additionalProperties=False,
+                ),
+                "commands": {
+                    "type": "array",
+                    "description": "Every accepted command in order: versions 1, 2, 3…",
+                    "items": _obj(
+                        {
+                            "version": {"type": "integer", "minimum": 1},
+                            "at": {"type": "string", "format": "date-time"},
+                            "command": {"type": "object"},
+                        },
+                        ["version", "at", "command"],
+                        additionalProperties=False,
+                    ),
+                },
+                "events": {
+                    "type": "array",
+                    "description": "Every event in seq order, with the version that made it.",
+                    "items": _obj(
+                        {
+                            "seq": {"type": "integer", "minimum": 1},
+                            "version": {"type": "integer", "minimum": 1},
+                            "type": STR,
+                            "text": STR,
+                            "at": {"type": "string", "format": "date-time"},
+                            "undone": BOOL,
+                        },
+                        ["seq", "version", "type", "text", "at", "undone"],
+                        additionalProperties=False,
+                    ),
+                },
+                "state": {
+                    "type": "object",
+                    "description": "The state the commands lead to: the State fields plus the "
+                    "core's own bookkeeping (keys starting with _), so undo works after resuming.",
+                },
+            },
+            ["format", "format_version", "game", "commands", "events", "state"],
+            description="A paused game (README: Snapshots). Import replays its commands and "
+            "requires them to reproduce its events and state exactly.",
+            additionalProperties=False,
+        ),
         "Error": _obj(
             {
                 "error": _obj(
@@ -566,6 +632,42 @@ def openapi_document() -> dict:
                         "409": _error("expected_version is not the game's version."),
                         "413": _error("The body is too large."),
                         "422": _error("The rules forbid this command now."),
+                    },
+                },
+            },
+            "/api/v1/games/{game_id}/snapshot": {
+                "parameters": [GAME_ID],
+                "get": {
+                    "operationId": "getSnapshot",
+                    "summary": "The game as a self-contained snapshot document (pause). The "
+                    "banker token only.",
+                    "responses": {
+                        "200": _ok("The snapshot.", _ref("Snapshot")),
+                        **AUTH_ERRORS,
+                    },
+                },
+            },
+            "/api/v1/games/import": {
+                "post": {
+                    "operationId": "importGame",
+                    "summary": "Resume a snapshot as a new game with fresh tokens (no token "
+                    "needed). Nothing is created unless the whole snapshot holds.",
+                    "security": [],
+                    "requestBody": {
+                        "required": True,
+                        "content": {"application/json": {"schema": _ref("Snapshot")}},
+                    },
+                    "responses": {
+                        "201": _ok(
+                            "The new game in the snapshot's state, its tokens and its URLs.",
+                            _ref("CreatedGame"),
+                        ),
+                        "400": _error("Not a well-formed snapshot."),
+                        "413": _error("Larger than 5 MB."),
+                        "422": _error(
+                            "The rules refuse the game or a command of its log, or the log does "
+                            "not reproduce the recorded events and state."
+                        ),
                     },
                 },
             },

@@ -47,8 +47,7 @@ def test_draw_the_top_matching_card_and_do_what_it_says(deck, card):
     g.draw(deck, card)
     name = "Chance" if deck == "chance" else "Community Chest"
     assert g.texts()[0] == f"Ann drew {name}: {card_text(deck, card)}"
-    assert g.pending["card"] is None or g.pending["card"]["deck"] != deck or card == \
-        "go-back-three-spaces"
+    assert g.pending["card"] is None  # read and resolved: back to the bottom of its pile
 
 
 def test_the_drawn_card_is_announced_exactly():
@@ -522,3 +521,30 @@ def test_draw_from_the_pile_the_token_landed_on():
     g.refused(BadCommand, type="draw_card", deck="chance")
     g.refused(BadCommand, type="draw_card", card="advance-to-go")
     g.refused(BadCommand, type="draw_card", deck=["chance"], card="advance-to-go")
+
+
+def test_a_player_bankrupt_over_the_birthday_money_pays_what_they_have_and_the_rest_still_pay():
+    """"Against another player, pass the available payment proceeds ... to that creditor." -- then
+    the card's other payments follow in seating order."""
+    g = four_players("p2")
+    g.set_cash(p3=5)
+    on_card(g, "p2", 17)
+    g.draw("community_chest", "collect-10-from-each-player")
+    g.do(type="bankrupt", player="p3")
+    assert g.player("p3")["eliminated"] is True
+    assert g.cash() == {"p1": 1490, "p2": 1525, "p3": 0, "p4": 1490}
+    assert g.pending == NO_PENDING
+    assert g.whose_turn == "p4"  # Bob's roll passed the turn to Cat, who is out
+
+
+def test_a_drawer_bankrupt_over_the_chairperson_card_pays_no_one_after_the_creditor():
+    """"If those assets still cannot cover the debt, you are bankrupt and eliminated." -- the
+    payments still waiting for the eliminated drawer are dropped."""
+    g = four_players("p2")
+    g.set_cash(p2=60)
+    on_card(g, "p2", 7)
+    g.draw("chance", "chairperson-pay-each-player-50")
+    g.do(type="bankrupt", player="p2")
+    assert g.cash() == {"p1": 1500, "p2": 0, "p3": 1550, "p4": 1510}
+    assert g.pending == NO_PENDING
+    assert g.whose_turn == "p3"

@@ -12,8 +12,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from banker.rules import apply
+from banker.rules import apply, public_state
 from banker.rules.board import CARDS
+from banker.rules.state import clone
 
 from .helpers import NO_PENDING, BadCommand, DomainError, Game, pending, started
 
@@ -273,8 +274,26 @@ def test_start_at_10_raises_may_be_as_small_as_1():
     g.do(type="bid", player="p2", amount=10)
     assert g.refused(DomainError, type="bid", player="p3", amount=10).code == "bid_too_low"
     g.refused(DomainError, type="bid", player="p3", amount=5)
+    g.refused(BadCommand, type="bid", player="p3", amount=0)  # not a sum of money at all
+    g.refused(BadCommand, type="bid", player="p3", amount=-20)
     g.do(type="bid", player="p3", amount=11)
     assert g.pending["auction"] == {"item": "vermont-avenue", "high_bid": 11, "high_bidder": "p3"}
+
+
+def test_the_banker_closes_when_nobody_raises_and_the_highest_bidder_pays_the_bank_for_the_deed():
+    """"The Banker closes when nobody wants to raise; highest bidder pays the Bank and takes the
+    deed." """
+    g = started()
+    g.place("p1", 35)
+    g.roll("p1", 2, 2)  # Boardwalk, on doubles: Ann rolls again once it is settled
+    g.do(type="auction")
+    g.do(type="bid", player="p2", amount=300)
+    g.do(type="bid", player="p3", amount=301)
+    g.do(type="close_auction")
+    assert g.prop("boardwalk") == {"owner": "p3", "mortgaged": False, "houses": 0, "hotel": False}
+    assert g.cash() == {"p1": 1500, "p2": 1500, "p3": 1199}
+    assert g.pending == NO_PENDING
+    assert g.whose_turn == "p1"
 
 
 def test_the_printed_price_is_not_a_minimum_auction_price():
@@ -786,6 +805,8 @@ def test_a_roll_records_two_dice_each_showing_1_to_6(dice):
     {"type": "draw_card", "deck": "Chance", "card": "advance-to-go"},
     {"type": "pay_jail_fine", "player": "p9"},
     {"type": "use_jail_card", "player": "p1", "deck": "community"},
+    {"type": "mortgage", "property": "park-lane"},
+    {"type": "build", "property": 39},
     {"type": "teleport"},
     {"type": 3},
     {},
@@ -849,12 +870,12 @@ def test_a_long_evening_of_play_keeps_the_books_straight(edition, n, data):
     Jail, versions rising by one, events numbered in order, and the state given never changed."""
     names = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"][:n]
     g = started(edition, names)
-    seqs = []
+    seqs, history = [], []
     for _ in range(120):
         if g.state["status"] != "playing":
             break
         s, p = g.state, g.pending
-        before = copy.deepcopy(s)
+        before = clone(s)
         if p["debt"]:
             d = p["debt"]
             debtor = g.player(d["debtor"])
@@ -899,11 +920,20 @@ def test_a_long_evening_of_play_keeps_the_books_straight(edition, n, data):
                 command = {"type": "pay_jail_fine", "player": pid}
             else:
                 command = {"type": "roll", "player": pid, "dice": [data.draw(die), data.draw(die)]}
+        if s["_undo"] and data.draw(st.integers(0, 9)) == 0:
+            command = {"type": "undo"}
         try:
             g.do(**command)
         except DomainError as e:  # pragma: no cover - a failure names the command
             raise AssertionError(f"{command} refused: {e.message}") from e
         assert s == before, "apply changed the state it was given"
+        if command["type"] == "undo":
+            assert public_state({**g.state, "version": 0}) == \
+                public_state({**history[-1], "version": 0})
+            history.pop()
+        else:
+            history = [] if command["type"] == "roll" else history
+            history.append(before)
         seqs += [e["seq"] for e in g.events]
         for e in g.events:
             assert e["text"].endswith("."), e["text"]
@@ -916,4 +946,15 @@ def test_a_long_evening_of_play_keeps_the_books_straight(edition, n, data):
             assert sum(q["jail_cards"].count(deck) for q in g.state["players"]) <= 1
         if g.state["status"] == "playing":
             assert not g.player(g.whose_turn)["eliminated"]
+            assert 0 <= g.turn["doubles"] <= 2
+        out = {q["id"] for q in g.state["players"] if q["eliminated"]}
+        assert not (g.pending["offer"] and g.pending["auction"])
+        assert not g.pending["payments"] or g.pending["debt"]
+        for cl in g.claims:
+            assert cl["owner"] != cl["payer"] and cl["amount"] > 0
+            assert not {cl["owner"], cl["payer"]} & out
+        assert not {v["owner"] for v in g.state["properties"].values()} & out
+        built = g.state["properties"].values()
+        assert g.state["bank"]["houses"] + sum(v["houses"] for v in built) == 32
+        assert g.state["bank"]["hotels"] + sum(v["hotel"] for v in built) == 12
     assert seqs == sorted(seqs) and len(set(seqs)) == len(seqs)

@@ -1,0 +1,375 @@
+"""The snapshot format: a paused game as one self-contained JSON document, and its checks.
+
+A snapshot (format "banker-snapshot", format_version 1) holds everything needed to resume a
+game on another server: how it was created, every accepted command with the events it made,
+and the state those commands lead to (the core's internal state, so that undo still reaches
+back to the latest roll after resuming):
+
+    {
+      "format": "banker-snapshot", "format_version": 1,
+      "exported_at": "2026-11-29T21:04:05.120Z",
+      "game": {"id": "k3mpq8xz", "edition": "g0009", "players": ["Ann", "Bob"],
+               "options": null, "created_at": "2026-11-29T19:00:00.000Z"},
+      "commands": [{"version": 1, "at": "…", "command": {"type": "start", "first": "p1"}}, …],
+      "events": [{"seq": 1, "version": 1, "type": "started", "text": "…", "at": "…",
+                  "undone": false}, …],
+      "state": {"game_id": "k3mpq8xz", "version": 1, …, "_seq": 1, "_undo": [], …}
+    }
+
+`game.players` and `game.options` are exactly what the game was created with (names in seating
+order). `commands` lists every accepted command in order, version 1, 2, 3…; `events` lists
+every event in seq order with the version of the command that made it.
+
+Reading one back (`check`) trusts nothing: every field's type and range is checked, the
+commands are replayed through the rules core from a new game, and the events and state they
+produce must be exactly the recorded ones. Pure: no SQLite, no Flask, no clock.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime
+
+from banker import rules
+
+FORMAT = "banker-snapshot"
+FORMAT_VERSION = 1
+MAX_BYTES = 5 * 1024 * 1024  # larger files are refused before they are parsed
+
+_TOP_FIELDS = {"format", "format_version", "exported_at", "game", "commands", "events", "state"}
+_GAME_FIELDS = {"id", "edition", "players", "options", "created_at"}
+_COMMAND_FIELDS = {"version", "at", "command"}
+_EVENT_FIELDS = {"seq", "version", "type", "text", "at", "undone"}
+_MAX_ID = 64
+_MAX_TIME = 40
+_MAX_TEXT = 2000
+
+
+class SnapshotError(Exception):
+    """A snapshot that cannot be resumed: 400 (malformed) or 422 (its log doesn't hold)."""
+
+    def __init__(self, status: int, code: str, message: str):
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+def _malformed(message: str, code: str = "bad_snapshot") -> SnapshotError:
+    return SnapshotError(400, code, message)
+
+
+def _refused(message: str, code: str) -> SnapshotError:
+    return SnapshotError(422, code, message)
+
+
+@dataclass
+class Checked:
+    """A snapshot that passed every check, replayed for a game with a new id."""
+
+    edition: str
+    names: list
+    options: dict | None
+    commands: list[dict]  # [{"version", "at", "command", "events": [core events], "answer"}]
+    events_at: dict[int, str]  # seq -> the recorded time of that event
+    undone: set[int]  # the seqs of the events taken back by an undo
+    state: dict  # the internal state at the end, with the new game id
+
+
+def build(
+    game_id: str,
+    edition: str,
+    names: list,
+    options: dict | None,
+    created_at: str | None,
+    commands: list[dict],
+    events: list[dict],
+    state: dict,
+    exported_at: str,
+) -> dict:
+    """The snapshot document of a game, from what the store keeps of it."""
+    return {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "exported_at": exported_at,
+        "game": {
+            "id": game_id,
+            "edition": edition,
+            "players": names,
+            "options": options,
+            "created_at": created_at,
+        },
+        "commands": commands,
+        "events": events,
+        "state": state,
+    }
+
+
+def dumps(doc: dict) -> bytes:
+    """A snapshot document as the bytes of its file (UTF-8 JSON, one field per line)."""
+    return json.dumps(doc, ensure_ascii=False, indent=1).encode("utf-8")
+
+
+def parse(data: bytes) -> dict:
+    """A snapshot file's bytes as a JSON object (400 otherwise); size is the caller's check."""
+
+    def no_constants(name):
+        raise ValueError(f"{name} is not JSON")
+
+    try:
+        doc = json.loads(data, parse_constant=no_constants)
+    except (ValueError, RecursionError):  # ValueError covers bad UTF-8 and huge integers too
+        raise _malformed(
+            "The file is not valid JSON, so it is not a snapshot.", "malformed_json"
+        ) from None
+    if not isinstance(doc, dict):
+        raise _malformed("A snapshot is a JSON object; this file holds something else.")
+    return doc
+
+
+# -- field checks: each names where the problem is ------------------------------------------
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _object(value, where: str, fields: set[str], required: set[str]) -> dict:
+    if not isinstance(value, dict):
+        raise _malformed(f"{where} must be a JSON object.")
+    unknown = sorted(str(k) for k in set(value) - fields)
+    if unknown:
+        raise _malformed(f"{where} has an unknown field {unknown[0][:40]!r}.")
+    missing = sorted(required - set(value))
+    if missing:
+        raise _malformed(f"{where} lacks the field {missing[0]!r}.")
+    return value
+
+
+def _string(value, where: str, max_len: int, min_len: int = 1) -> str:
+    if not isinstance(value, str):
+        raise _malformed(f"{where} must be a string.")
+    if not min_len <= len(value) <= max_len:
+        raise _malformed(f"{where} must have {min_len} to {max_len} characters.")
+    return value
+
+
+def _time(value, where: str) -> str:
+    _string(value, where, _MAX_TIME)
+    try:
+        datetime.fromisoformat(value)
+    except ValueError:
+        raise _malformed(f"{where} must be a date and time such as 2026-11-29T21:04:05Z.") from None
+    return value
+
+
+def _whole(value, where: str, lo: int, hi: int) -> int:
+    if not _is_int(value):
+        raise _malformed(f"{where} must be a whole number.")
+    if not lo <= value <= hi:
+        raise _malformed(f"{where} must be between {lo} and {hi}.")
+    return value
+
+
+def _kind(value) -> str:
+    """What kind of JSON value this is, in words."""
+    kinds = {bool: "true or false", int: "a whole number", float: "a fraction", str: "a string"}
+    kinds.update({list: "a list", dict: "an object", type(None): "null"})
+    return kinds.get(type(value), "something else")
+
+
+def _first_difference(recorded, replayed, path: str = "state") -> str | None:
+    """Where two JSON values first differ (types count: 1, 1.0 and true are all different)."""
+    if type(recorded) is not type(replayed):
+        return (
+            f"{path} (recorded a {type(recorded).__name__}, replayed a {type(replayed).__name__})"
+        )
+    if isinstance(recorded, dict):
+        for key in sorted(set(recorded) | set(replayed), key=str):
+            if key not in recorded or key not in replayed:
+                return f"{path}.{key}"
+            where = _first_difference(recorded[key], replayed[key], f"{path}.{key}")
+            if where:
+                return where
+        return None
+    if isinstance(recorded, list):
+        if len(recorded) != len(replayed):
+            return f"{path} (length {len(recorded)}, not {len(replayed)})"
+        for i, (a, b) in enumerate(zip(recorded, replayed, strict=True)):
+            where = _first_difference(a, b, f"{path}[{i}]")
+            if where:
+                return where
+        return None
+    if recorded == replayed:
+        return None
+    return f"{path} (recorded {json.dumps(recorded)[:40]}, replayed {json.dumps(replayed)[:40]})"
+
+
+def _with_game_id(value, old: str, new: str):
+    """A copy of a state with every game_id `old` (the undo history's too) replaced by `new`."""
+    if isinstance(value, dict):
+        return {
+            k: new if k == "game_id" and v == old else _with_game_id(v, old, new)
+            for k, v in value.items()
+        }
+    if isinstance(value, list):
+        return [_with_game_id(v, old, new) for v in value]
+    return value
+
+
+def answer_text(state: dict, events: list[dict]) -> str:
+    """The answer the API gives to a command that led to `state` (as Store.execute makes it)."""
+    body = {
+        "version": state["version"],
+        "events": [{"seq": e["seq"], "type": e["type"], "text": e["text"]} for e in events],
+        "state": rules.public_state(state),
+    }
+    return json.dumps(body, separators=(",", ":"), ensure_ascii=False)
+
+
+def _json(value):
+    """A value as it reads back from JSON (tuples become lists)."""
+    return json.loads(json.dumps(value))
+
+
+# -- the whole check ------------------------------------------------------------------------
+
+
+def check(doc: dict, new_game_id: str) -> Checked:
+    """Check a snapshot to the last field and replay it for a game called `new_game_id`.
+
+    Raises SnapshotError: 400 when the document is not a well-formed snapshot, 422 when its
+    game or one of its commands is refused by the rules, or its log does not reproduce its
+    recorded events and state exactly.
+    """
+    if not isinstance(doc, dict):
+        raise _malformed("A snapshot is a JSON object.")
+    if doc.get("format") != FORMAT:
+        raise _malformed(
+            f'This is not a banker snapshot (its "format" is not "{FORMAT}").', "not_a_snapshot"
+        )
+    version = doc.get("format_version")
+    if version != FORMAT_VERSION or not _is_int(version):
+        raise _malformed(
+            f"This snapshot's format_version is {str(version)[:20]}; this Banker reads "
+            f"format_version {FORMAT_VERSION}.",
+            "unsupported_format_version",
+        )
+    _object(doc, "The snapshot", _TOP_FIELDS, _TOP_FIELDS - {"exported_at"})
+    if "exported_at" in doc:
+        _time(doc["exported_at"], "exported_at")
+
+    game = _object(doc["game"], "game", _GAME_FIELDS, _GAME_FIELDS - {"created_at"})
+    old_id = _string(game["id"], "game.id", _MAX_ID)
+    edition, names, options = game["edition"], game["players"], game["options"]
+    if not isinstance(edition, str):
+        raise _malformed("game.edition must be a string.")
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise _malformed("game.players must be a list of names.")
+    if options is not None and not isinstance(options, dict):
+        raise _malformed("game.options must be an object or null.")
+    if game.get("created_at") is not None:
+        _time(game["created_at"], "game.created_at")
+
+    commands = doc["commands"]
+    if not isinstance(commands, list):
+        raise _malformed("commands must be a list.")
+    for i, entry in enumerate(commands):
+        where = f"commands[{i}]"
+        _object(entry, where, _COMMAND_FIELDS, _COMMAND_FIELDS)
+        if entry["version"] != i + 1 or not _is_int(entry["version"]):
+            raise _malformed(f"{where}.version must be {i + 1}: versions count 1, 2, 3….")
+        _time(entry["at"], f"{where}.at")
+        if not isinstance(entry["command"], dict):
+            raise _malformed(f"{where}.command must be a JSON object.")
+
+    events = doc["events"]
+    if not isinstance(events, list):
+        raise _malformed("events must be a list.")
+    for i, e in enumerate(events):
+        where = f"events[{i}]"
+        _object(e, where, _EVENT_FIELDS, _EVENT_FIELDS)
+        _whole(e["seq"], f"{where}.seq", 1, 10**9)
+        _whole(e["version"], f"{where}.version", 1, max(len(commands), 1))
+        _string(e["type"], f"{where}.type", 40)
+        _string(e["text"], f"{where}.text", _MAX_TEXT)
+        _time(e["at"], f"{where}.at")
+        if not isinstance(e["undone"], bool):
+            raise _malformed(f"{where}.undone must be true or false.")
+
+    recorded = doc["state"]
+    if not isinstance(recorded, dict):
+        raise _malformed("state must be a JSON object.")
+    if recorded.get("game_id") != old_id:
+        raise _malformed("state.game_id must be the snapshot's game.id.")
+    if recorded.get("version") != len(commands) or not _is_int(recorded.get("version")):
+        raise _malformed(
+            f"state.version must be {len(commands)}, the number of commands in the log."
+        )
+
+    # Replay: the core decides whether each command was possible.
+    try:
+        state = rules.new_game(new_game_id, edition, names, options)
+    except rules.BadCommand as e:
+        raise _malformed(f"The snapshot's game cannot be created: {e.message}") from None
+    except rules.DomainError as e:
+        raise _refused(
+            f"The snapshot's game cannot be created: {e.message}", "game_refused"
+        ) from None
+    replayed = []
+    for i, entry in enumerate(commands):
+        try:
+            state, made = rules.apply(state, entry["command"])
+        except rules.DomainError as e:  # BadCommand too
+            kind = str(entry["command"].get("type"))[:40]
+            raise _refused(
+                f"Command {i + 1} of the log ({kind}) is refused by the rules: {e.message}",
+                "log_refused",
+            ) from None
+        except RecursionError:
+            raise _malformed(f"commands[{i}].command is nested too deeply.") from None
+        replayed.append({**entry, "events": made, "answer": answer_text(state, made)})
+
+    # The events the replay made must be the recorded ones, undone marks included.
+    expected = [
+        (e["seq"], r["version"], e["type"], e["text"]) for r in replayed for e in r["events"]
+    ]
+    undone = {
+        seq
+        for r in replayed
+        for e in r["events"]
+        if e["type"] == "undone"
+        for seq in e.get("undid", [])
+    }
+    if len(events) != len(expected):
+        raise _refused(
+            f"The log's commands make {len(expected)} events, but the snapshot records "
+            f"{len(events)}.",
+            "log_mismatch",
+        )
+    for i, (e, (seq, at_version, type_, text)) in enumerate(zip(events, expected, strict=True)):
+        if (e["seq"], e["version"], e["type"], e["text"]) != (seq, at_version, type_, text):
+            raise _refused(
+                f"events[{i}] is not what command {at_version} makes: the rules say {text!r}.",
+                "log_mismatch",
+            )
+        if e["undone"] != (seq in undone):
+            raise _refused(
+                f"events[{i}].undone must be {str(seq in undone).lower()}.", "log_mismatch"
+            )
+
+    # And the state they lead to must be the recorded one, to the last internal field.
+    where = _first_difference(_with_game_id(recorded, old_id, new_game_id), _json(state))
+    if where:
+        raise _refused(
+            f"The recorded state is not what its log replays to: they differ at {where}.",
+            "state_mismatch",
+        )
+    return Checked(
+        edition=edition,
+        names=names,
+        options=options,
+        commands=replayed,
+        events_at={e["seq"]: e["at"] for e in events},
+        undone=undone,
+        state=_json(state),
+    )

@@ -1,0 +1,292 @@
+"""Pause and resume in the browser: the pause page with the paper record, the snapshot file
+to download, and Resume from file on the home page.
+
+The JSON side of the same thing is GET /api/v1/games/<id>/snapshot and POST
+/api/v1/games/import (api.py); both end in Store.snapshot and Store.import_snapshot.
+
+Pages of a game need its banker token: the cookie the table screen set for the game's path
+(`banker_<game id>`, see pages.banker_cookie) or `?token=`. Posts from another site are refused
+by checking the Origin (or Referer) header against the request's host.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import unicodedata
+from datetime import date
+from urllib.parse import urlsplit
+
+from flask import Blueprint, abort, redirect, render_template, request, send_file, url_for
+from werkzeug.exceptions import RequestEntityTooLarge
+
+from banker import snapshot
+from banker.rules import public_state
+from banker.rules.board import DECK_NAMES, DEED_IDS, DEEDS, JAIL, space_name
+from banker.store import GameNotFound, StoreError, same_token
+from banker.web import get_store
+
+bp = Blueprint("snapshots", __name__)
+
+# Room for the multipart wrapping around a file of at most snapshot.MAX_BYTES.
+_FORM_OVERHEAD = 64 * 1024
+TOO_LARGE = "A snapshot file may be at most 5 MB; this one is larger, so nothing was resumed."
+
+
+# -- guards ----------------------------------------------------------------------------------
+
+
+@bp.before_request
+def _refuse_cross_site_posts():
+    """A form posted from another site is refused before anything is read or done."""
+    if request.method != "POST":
+        return None
+    source = request.headers.get("Origin") or request.headers.get("Referer")
+    if source is None:
+        return None  # not sent by a browser's cross-site form: browsers send Origin on POST
+    if source == "null" or urlsplit(source).netloc.lower() != request.host.lower():
+        return _problem(403, "This form was sent from another site, so nothing was done.")
+    return None
+
+
+def _problem(status: int, message: str):
+    return render_template("snapshots/problem.html", status=status, message=message), status
+
+
+@bp.errorhandler(403)
+def _forbidden(e):
+    return _problem(403, "Open this game from its Banker link (the one with ?token=) first.")
+
+
+@bp.errorhandler(404)
+def _not_found(e):
+    return _problem(404, "There is no such game here.")
+
+
+def _banker_state(game_id: str) -> dict:
+    """The game's internal state if the request carries its banker token; else 404 or 403."""
+    store = get_store()
+    try:
+        token = store.banker_token(game_id)
+    except GameNotFound:
+        abort(404)
+    given = request.args.get("token") or request.cookies.get(f"banker_{game_id}", "")
+    if not same_token(given, token):
+        abort(403)
+    return store.state(game_id)
+
+
+# -- pause -----------------------------------------------------------------------------------
+
+
+def file_name(names: list[str], day: date) -> str:
+    """The snapshot's file name: banker-<date>-<players>.json, in plain letters and digits."""
+    parts = []
+    for i, name in enumerate(names, 1):
+        ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+        parts.append(re.sub(r"[^A-Za-z0-9]+", "", ascii_name)[:20] or f"p{i}")
+    return f"banker-{day.isoformat()}-{'-'.join(parts)}.json"
+
+
+def paper_record(state: dict) -> dict:
+    """What a paused table notes on paper, read from a game's state (see the rule text)."""
+    public = public_state(state)
+    turn = public["turn"]
+    names = {p["id"]: p["name"] for p in public["players"]}
+    props = public["properties"]
+    players = []
+    for seat, p in enumerate(public["players"], 1):
+        if p["in_jail"]:
+            where = f"In Jail, {p['jail_attempts']} of 3 attempts at doubles made"
+        elif p["position"] == JAIL:
+            where = "Just Visiting (space 10)"
+        else:
+            where = f"{space_name(p['position'])} (space {p['position']})"
+        players.append(
+            {
+                **p,
+                "seat": seat,
+                "where": where,
+                "starts": p["id"] == turn["first"],
+                "next": p["id"] == turn["player"],
+                "jail_card_names": [
+                    f"{DECK_NAMES[d]} Get Out of Jail Free" for d in p["jail_cards"]
+                ],
+                "deeds": [_deed(d, props[d]) for d in DEED_IDS if props[d]["owner"] == p["id"]],
+            }
+        )
+    return {
+        "game_id": public["game_id"],
+        "version": public["version"],
+        "edition": "G0009 (current guide)" if public["edition"] == "g0009" else "Classic rules",
+        "variations": _variations(public["options"]),
+        "status": public["status"],
+        "players": players,
+        "next": _next_roller(public, names),
+        "bank": public["bank"],
+        "bank_deeds": [DEEDS[d].name for d in DEED_IDS if props[d]["owner"] is None],
+        "unsettled": _unsettled(public, names),
+        "winners": [names[w] for w in public["winners"]],
+    }
+
+
+def _deed(deed_id: str, held: dict) -> dict:
+    deed = DEEDS[deed_id]
+    if held["hotel"]:
+        buildings = "a hotel"
+    elif held["houses"]:
+        buildings = f"{held['houses']} house{'s' if held['houses'] > 1 else ''}"
+    else:
+        buildings = ""
+    return {
+        "id": deed_id,
+        "name": deed.name,
+        "mortgaged": held["mortgaged"],
+        "buildings": buildings,
+    }
+
+
+def _variations(options: dict) -> list[str]:
+    shown = {
+        "auction_all": "auction every purchase",
+        "deadline": "agreed deadline",
+        "teams": "two partnerships",
+        "hotel_shortage_ruling": "hotel-shortage ruling",
+    }
+    return [text for key, text in shown.items() if options.get(key)]
+
+
+def _next_roller(public: dict, names: dict) -> str:
+    turn = public["turn"]
+    if public["status"] == "setup":
+        return "Nobody yet: the opening rolls decide who starts."
+    if public["status"] == "finished" or turn["player"] is None:
+        return "Nobody: the game is over."
+    who = names[turn["player"]]
+    if turn["roller"] and turn["roller"] != who:
+        who = f"{turn['roller']} (for {who})"
+    if turn["doubles"]:
+        n = turn["doubles"]
+        return f"{who}, who has rolled {n} double{'s' if n > 1 else ''} in a row this turn."
+    return who
+
+
+def _unsettled(public: dict, names: dict) -> list[str]:
+    """What was still open at the table, as sentences (settle it first when resuming)."""
+    p, out = public["pending"], []
+
+    def who(pid):
+        return "the Bank" if pid is None else names.get(pid, pid)
+
+    if p["offer"]:
+        o = p["offer"]
+        out.append(
+            f"{who(o['player'])} may buy {DEEDS[o['property']].name} for {o['price']:,} "
+            "or decline it (then it is auctioned)."
+        )
+    if p["auction"]:
+        a = p["auction"]
+        item = DEEDS[a["item"]].name if a["item"] in DEEDS else f"one {a['item']}"
+        bid = (
+            f"the high bid is {a['high_bid']:,} by {who(a['high_bidder'])}"
+            if a["high_bidder"]
+            else "no bid yet"
+        )
+        out.append(f"{item} is being auctioned: {bid}.")
+    if p["auction_queue"]:
+        queue = ", ".join(DEEDS[d].name for d in p["auction_queue"])
+        out.append(f"To be auctioned next, in this order: {queue}.")
+    if p["card"]:
+        out.append(f"{who(p['card']['player'])} draws a {DECK_NAMES[p['card']['deck']]} card.")
+    if p["dice"]:
+        out.append(
+            f"{who(p['dice']['player'])} rolls the dice for utility rent "
+            f"(the total times {p['dice']['multiplier']})."
+        )
+    if p["debt"]:
+        d = p["debt"]
+        out.append(
+            f"{who(d['debtor'])} owes {d['amount']:,} to {who(d['creditor'])} "
+            f"({d['reason']}) and is raising the cash."
+        )
+    for x in p["payments"]:
+        out.append(f"Then {who(x['from'])} pays {x['amount']:,} to {who(x['to'])}.")
+    for c in p["rent_claims"]:
+        out.append(
+            f"{who(c['owner'])} may still ask {who(c['payer'])} for {c['amount']:,} rent on "
+            f"{DEEDS[c['property']].name}, until another player rolls."
+        )
+    if p["final_round"]:
+        out.append("Time has been called: this is the final round.")
+    return out
+
+
+@bp.get("/games/<game_id>/pause")
+def pause(game_id: str):
+    """The pause page: the snapshot to download and the paper record to copy or print."""
+    state = _banker_state(game_id)
+    store = get_store()
+    names = [p["name"] for p in public_state(state)["players"]]
+    args = {"token": request.args["token"]} if "token" in request.args else {}
+    response = render_template(
+        "snapshots/pause.html",
+        game_id=game_id,
+        record=paper_record(state),
+        filename=file_name(names, date.today()),
+        download_url=url_for("snapshots.download", game_id=game_id, **args),
+        table_url=url_for("pages.game", game_id=game_id, **args),
+        events=len(store.events(game_id)),
+    )
+    return response, 200, {"Cache-Control": "no-store"}
+
+
+@bp.get("/games/<game_id>/snapshot.json")
+def download(game_id: str):
+    """The game's snapshot as a file to keep (an attachment named with the date and players)."""
+    state = _banker_state(game_id)
+    doc = get_store().snapshot(game_id)
+    names = [p["name"] for p in public_state(state)["players"]]
+    body = snapshot.dumps(doc)
+    response = send_file(
+        io.BytesIO(body),
+        mimetype="application/json",
+        as_attachment=True,
+        download_name=file_name(names, date.today()),
+        max_age=0,
+    )
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+# -- resume ----------------------------------------------------------------------------------
+
+
+def _resume_page(status: int = 200, error: str | None = None):
+    return render_template("snapshots/resume.html", resume_error=error), status
+
+
+@bp.get("/resume")
+def resume_form():
+    """The Resume from file form on a page of its own (the home page includes it too)."""
+    return _resume_page()
+
+
+@bp.post("/resume")
+def resume():
+    """Upload a snapshot file: a new game in that state, then on to its table (303)."""
+    request.max_content_length = snapshot.MAX_BYTES + _FORM_OVERHEAD
+    try:
+        upload = request.files.get("snapshot")
+    except RequestEntityTooLarge:
+        return _resume_page(413, TOO_LARGE)
+    if upload is None or not upload.filename:
+        return _resume_page(400, "Choose the snapshot file of the game to resume.")
+    data = upload.read(snapshot.MAX_BYTES + 1)
+    if len(data) > snapshot.MAX_BYTES:
+        return _resume_page(413, TOO_LARGE)
+    try:
+        created = get_store().import_snapshot(snapshot.parse(data))
+    except (snapshot.SnapshotError, StoreError) as e:
+        return _resume_page(e.status, f"{e.message} Nothing was resumed.")
+    game_id = created["game_id"]
+    return redirect(url_for("pages.game", game_id=game_id, token=created["banker_token"]), 303)
