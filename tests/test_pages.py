@@ -110,7 +110,10 @@ def banker(client, game):
 
 
 def text_of(html: str) -> str:
-    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
+    """The page's text as one line, tags dropped and entities read."""
+    import html as html_lib
+
+    return " ".join(html_lib.unescape(re.sub(r"<[^>]+>", " ", html)).split())
 
 
 # -- tokens, cookies, cross-site posts -----------------------------------------------------
@@ -446,3 +449,42 @@ def test_the_bankers_page_with_everything_it_loads_stays_under_40_kb_gzipped(cli
     sizes = [len(gzip.compress(x)) for x in loaded]
     assert sum(sizes) <= 40 * 1024, sizes
     assert "http" not in re.sub(r'(href|src)="/[^"]*"', "", page.decode()).split("<body>")[0]
+
+
+def test_a_building_auction_lists_who_cannot_bid_and_asks_where_the_winner_places_it(game, banker):
+    game.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
+    game.ok({"type": "buy"})  # Ann: Baltic
+    game.ok({"type": "roll", "player": "p2", "dice": [2, 3]})  # Bob: Reading Railroad
+    game.ok({"type": "auction"})
+    game.ok({"type": "close_auction"})
+    game.ok({"type": "move", "player": "p1", "position": 39, "reason": "test"})
+    game.ok({"type": "roll", "player": "p1", "dice": [1, 1]})  # Ann: 39 -> 1 Mediterranean
+    game.ok({"type": "buy"})
+    assert banker.press("Auction a house").status_code == 303
+    page = text_of(banker.page())
+    assert "Auction: one house" in page
+    assert "Bob has no street where a house could legally go, so cannot bid for it." in page
+    banker.press("20: Ann bids 20")
+    html = banker.page()
+    assert "Where does Ann place the house?" in text_of(html)
+    r = banker.press("Close: 20 · on Mediterranean Avenue")
+    assert r.status_code == 303
+    state = game.state()
+    assert state["properties"]["mediterranean-avenue"]["houses"] == 1
+    assert state["players"][0]["cash"] == 1500 - 60 - 60 + 200 - 20
+    assert state["bank"]["houses"] == 31
+
+
+def test_a_held_jail_card_is_offered_in_jail_and_the_partner_who_rolls_is_named(new_game, client):
+    g = new_game(["Ann", "Bob", "Cat", "Dan"], options={"teams": True})
+    banker = Banker(client, g)
+    g.ok({"type": "start", "first": "p1"})
+    assert "Ann & Bob’s turn (Ann rolls)" in text_of(banker.page())
+    g.ok({"type": "roll", "player": "p1", "dice": [3, 4]})
+    g.ok({"type": "draw_card", "deck": "chance", "card": "get-out-of-jail-free"})
+    g.ok({"type": "roll", "player": "p2", "dice": [3, 4]})
+    g.ok({"type": "draw_card", "deck": "chance", "card": "go-to-jail"})
+    g.ok({"type": "roll", "player": "p1", "dice": [1, 2]})  # Just Visiting
+    page = text_of(banker.page())
+    assert "Cat & Dan is in Jail" in page and "Cat & Dan’s turn (Dan rolls)" in page
+    assert "Use the Chance card" not in page  # the card is Ann & Bob's
