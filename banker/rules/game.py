@@ -178,6 +178,8 @@ def _finish_with_winner(s: dict, events: list, winner: dict) -> None:
 
 
 def _undo(state: dict) -> tuple[dict, list[dict]]:
+    if state["status"] == "finished":
+        require_playing(state)  # a finished game takes no further command, undo included
     stack = state["_undo"]
     if not stack:
         raise DomainError("Nothing to undo: undo reaches back only to the latest roll.",

@@ -5,10 +5,10 @@ from __future__ import annotations
 from .board import DECKS, DEED_IDS, DEEDS, GROUPS
 from .errors import BadCommand, DomainError
 from .state import (
-    MAX_AMOUNT, active_player, deck_name, deed_name, event, field, int_field, money, name, pay,
-    player, property_field, require_no_debt, require_playing,
+    MAX_AMOUNT, active_player, clone, deck_name, deed_name, event, field, int_field, money, name,
+    pay, player, property_field, require_no_debt, require_playing,
 )
-from .turn import end_turn, open_auction, owns_set
+from .turn import end_turn, open_auction
 
 # --- reading the board --------------------------------------------------------------------
 
@@ -40,13 +40,23 @@ def set_has_buildings(s: dict, prop: str) -> bool:
 
 
 def can_raise(s: dict, pid: str) -> int:
-    """Cash a player could still raise by selling every building and mortgaging every deed."""
-    total = 0
-    for prop, st in s["properties"].items():
-        if st["owner"] == pid:
-            total += building_value(prop, st)
-            if not st["mortgaged"]:
-                total += DEEDS[prop].mortgage_value
+    """Cash a player could still raise by selling their buildings and mortgaging their deeds.
+
+    Played out on a copy, because a hotel comes back only while the Bank has four houses (or
+    under the g0009 ruling): houses go first, as each one sold refills the Bank.
+    """
+    t = clone(s)
+    mine = [prop for prop in DEED_IDS if t["properties"][prop]["owner"] == pid]
+    while True:
+        sellable = [prop for prop in mine if sell_refusal(t, prop) is None]
+        if not sellable:
+            break
+        prop = min(sellable, key=lambda x: t["properties"][x]["hotel"])
+        sell_one(t, [], prop)
+    total = player(t, pid)["cash"] - player(s, pid)["cash"]
+    for prop in mine:
+        if mortgage_refusal(t, prop) is None:
+            total += DEEDS[prop].mortgage_value
     return total
 
 
@@ -64,7 +74,8 @@ def score(s: dict, pid: str) -> int:
 # --- building -----------------------------------------------------------------------------
 
 
-def build_refusal(s: dict, prop: str, cost: int | None = None, kind: str | None = None) -> str | None:
+def build_refusal(s: dict, prop: str, cost: int | None = None,
+                  kind: str | None = None) -> str | None:
     """Why the next building cannot go on prop now, or None when it can."""
     d, st = DEEDS[prop], s["properties"][prop]
     if d.kind != "street":
@@ -126,6 +137,11 @@ def _street_command(s: dict, c: dict) -> str:
 def cmd_build(s: dict, events: list, c: dict) -> None:
     prop = _street_command(s, c)
     require_no_debt(s)
+    auction = s["pending"]["auction"]
+    if auction and auction["item"] in ("house", "hotel"):
+        # The auctioned building is on the block: buying past it could leave none to place.
+        raise DomainError(f"The Banker is auctioning a {auction['item']}: close that auction "
+                          "first.", "auction_pending")
     why = build_refusal(s, prop)
     if why:
         raise DomainError(why, "cannot_build")
@@ -154,6 +170,14 @@ def cmd_building_auction(s: dict, events: list, c: dict) -> None:
 
 def place_auctioned_building(s: dict, events: list, winner: str, kind: str, bid: int,
                              c: dict) -> None:
+    if not any(st["owner"] == winner and build_refusal(s, prop, cost=bid, kind=kind) is None
+               for prop, st in s["properties"].items()):
+        # "Only an otherwise legal building purchase can be completed": since the bid, the
+        # supply, the winner's streets or cash have changed, and no street can take it now.
+        event(s, events, "auction_closed", f"{name(s, winner)} can no longer legally place the "
+              f"{kind} or pay {money(bid)} for it: no sale, the {kind} stays in the Bank.",
+              player=winner, kind=kind)
+        return
     if "property" not in c:
         raise BadCommand(f"Name the street where {name(s, winner)} places the {kind} "
                          "('property').", "missing_field")
@@ -194,6 +218,11 @@ def cmd_sell_building(s: dict, events: list, c: dict) -> None:
     why = sell_refusal(s, prop)
     if why:
         raise DomainError(why, "cannot_sell")
+    sell_one(s, events, prop)
+
+
+def sell_one(s: dict, events: list, prop: str) -> None:
+    """Sell the next building on prop back to the Bank (sell_refusal has allowed it)."""
     d, st, bank = DEEDS[prop], s["properties"][prop], s["bank"]
     owner = player(s, st["owner"])
     if st["hotel"] and bank["houses"] < 4:
@@ -386,6 +415,10 @@ def cmd_trade(s: dict, events: list, c: dict) -> None:
         raise DomainError("A player cannot trade with themselves.", "same_player")
     if give == get == {"cash": 0, "properties": [], "jail_cards": []}:
         raise DomainError("The trade exchanges nothing.", "empty_trade")
+    if not (give["properties"] or give["jail_cards"] or get["properties"] or get["jail_cards"]):
+        raise DomainError("A trade must hand over a deed or a Get Out of Jail Free card: cash "
+                          "alone would be a loan or a gift, which the rules do not allow.",
+                          "cash_only_trade")
     for giver, side in ((a, give), (b, get)):
         for prop in side["properties"]:
             if s["properties"][prop]["owner"] != giver["id"]:
