@@ -7,19 +7,34 @@ import argparse
 import logging
 import socket
 import sys
+import urllib.parse
 
 from banker.store import default_database_path
 
 
 def lan_address() -> str:
-    """This machine's address on the local network, as the phones on it see it."""
+    """This machine's address on the local network, as the phones on it see it (else its name)."""
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
         try:
             # Connecting a UDP socket sends nothing; it only picks the outgoing interface.
             s.connect(("10.255.255.255", 1))
-            return s.getsockname()[0]
+            address = s.getsockname()[0]
         except OSError:
-            return "127.0.0.1"
+            address = ""
+    if not address or address.startswith("127.") or address == "0.0.0.0":
+        # No route out: the machine's name is the best guess a phone might resolve.
+        return socket.gethostname() or "127.0.0.1"
+    return address
+
+
+def public_url(text: str) -> str:
+    """A --public-url: http(s)://host[:port][/path], kept without its trailing slash."""
+    parts = urllib.parse.urlsplit(text.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not an http:// or https:// URL with a host (and no ?query or #fragment)"
+        )
+    return urllib.parse.urlunsplit((parts.scheme, parts.netloc, parts.path.rstrip("/"), "", ""))
 
 
 def serve(args: argparse.Namespace) -> None:
@@ -27,13 +42,22 @@ def serve(args: argparse.Namespace) -> None:
     from waitress.server import create_server
 
     from banker.web import create_app
+    from banker.web.qr import print_qr
 
-    app = create_app({"DATABASE": str(args.db)})
+    app = create_app({"DATABASE": str(args.db), "PUBLIC_URL": args.public_url})
     server = create_server(app, host=args.host, port=args.port, threads=args.threads)
-    host = lan_address() if args.host in ("0.0.0.0", "") else args.host
+    everywhere = args.host in ("0.0.0.0", "", "::")
+    host = lan_address() if everywhere else args.host
+    host = f"[{host}]" if ":" in host else host
     port = server.effective_port
+    if everywhere:
+        # Links shown to a Banker browsing on this machine itself (localhost) use this instead.
+        app.config["LAN_URL"] = f"http://{host}:{port}"
+    # The home page, where the Banker creates the game; its Join panel then has the players' links.
+    url = f"{args.public_url}/" if args.public_url else f"http://{host}:{port}/"
     print(f"Banker is running on database {args.db}", flush=True)
-    print(f"Open http://{host}:{port}/ on the Banker's phone (Ctrl+C stops).", flush=True)
+    print(f"Open {url} on the Banker's phone (Ctrl+C stops).", flush=True)
+    print_qr(url, sys.stdout)
     try:
         server.run()
     except KeyboardInterrupt:
@@ -82,6 +106,13 @@ def parser() -> argparse.ArgumentParser:
     )
     s.add_argument(
         "--threads", type=int, default=8, help="worker threads serving requests (default: 8)"
+    )
+    s.add_argument(
+        "--public-url",
+        type=public_url,
+        default=None,
+        help="the URL the phones reach this server at, when not this machine's own address "
+        "(a reverse proxy, a host name): the printed URL and the players' links use it",
     )
     s.set_defaults(run=serve)
     b = commands.add_parser(

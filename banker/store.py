@@ -47,6 +47,13 @@ class GameNotFound(StoreError):
     code = "game_not_found"
 
 
+class PlayerNotFound(StoreError):
+    """The game has no player with this id (HTTP 404)."""
+
+    status = 404
+    code = "player_not_found"
+
+
 class VersionConflict(StoreError):
     """The command's expected_version is not the game's version (HTTP 409)."""
 
@@ -181,6 +188,8 @@ class Store:
         self._connections_lock = threading.Lock()
         self._games: dict[str, _Game] = {}
         self._games_lock = threading.Lock()
+        # Player token -> game id, filled on first use: a player page's poll never reads SQLite.
+        self._token_games: dict[str, str] = {}
         Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         db = self._db()
         db.enable_wal()
@@ -329,6 +338,74 @@ class Store:
     def banker_token(self, game_id: str) -> str:
         """The banker token of a game."""
         return self._game(game_id).banker_token
+
+    # -- player links and cheap version checks ---------------------------------------------------
+
+    def version(self, game_id: str) -> int:
+        """The game's current version, from memory."""
+        return self._game(game_id).state["version"]
+
+    def player_by_token(self, token: str) -> tuple[str, str] | None:
+        """(game id, player id) for a current player token, else None; from memory after once.
+
+        A player's page polls this every second or so: only the first look at a token reads
+        SQLite. A token replaced by rotate_player_token is refused at once.
+        """
+        game_id = self._token_games.get(token)
+        if game_id is None:
+            found = self.find_player_token(token)
+            if found is None:
+                return None
+            game_id = found[0]
+            self._token_games[token] = game_id
+        player_id = self._game(game_id).player_tokens.get(token)
+        if player_id is None:
+            return None
+        return game_id, player_id
+
+    def player_token_revoked(self, token: str) -> bool:
+        """Whether `token` was a player's token that the Banker has since replaced."""
+        row = (
+            self._db()
+            .execute("select 1 from player_tokens where token = ? and revoked", [token])
+            .fetchone()
+        )
+        return row is not None
+
+    def rotate_player_token(self, game_id: str, player_id: str) -> str:
+        """Give a player a new token (their new link); their old one stops working at once."""
+        game = self._game(game_id)
+        with game.lock:
+            if all(p["id"] != player_id for p in game.state["players"]):
+                raise PlayerNotFound(f"There is no player {player_id!r} in game {game_id!r}.")
+            token = secrets.token_urlsafe(24)
+            with self._transaction() as db:
+                db.execute(
+                    "update player_tokens set revoked = 1 "
+                    "where game_id = ? and player_id = ? and not revoked",
+                    [game_id, player_id],
+                )
+                db["player_tokens"].insert(
+                    {"token": token, "game_id": game_id, "player_id": player_id, "revoked": 0}
+                )
+            # A new dict swapped in whole: role() may be iterating the old one in another thread.
+            old = [t for t, p in game.player_tokens.items() if p == player_id]
+            tokens = {t: p for t, p in game.player_tokens.items() if p != player_id}
+            tokens[token] = player_id
+            game.player_tokens = tokens
+            for t in old:
+                self._token_games.pop(t, None)
+            return token
+
+    def recent_events(self, game_id: str, limit: int) -> list[dict]:
+        """The game's `limit` latest events not undone, newest first: [{"seq","type","text"}]."""
+        self._game(game_id)
+        rows = self._db().execute(
+            "select seq, type, text from events where game_id = ? and not undone "
+            "order by seq desc limit ?",
+            [game_id, limit],
+        )
+        return [{"seq": seq, "type": type_, "text": text} for seq, type_, text in rows]
 
     # -- commands and events -------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ from banker.rules import DomainError, public_state
 from banker.store import StoreError
 from banker.web import error_response, get_store
 from banker.web.openapi import openapi_document
+from banker.web.player import public_url_for
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -72,12 +73,11 @@ def _caller(game_id: str) -> str:
 
 
 def _links(game_id: str, banker_token: str, players: list[dict]) -> dict:
-    """banker_url and each player's join_url: absolute, built from the request's host."""
+    """banker_url and each player's join_url: absolute, on PUBLIC_URL or the request's host."""
     return {
-        "banker_url": url_for("pages.game", game_id=game_id, token=banker_token, _external=True),
+        "banker_url": public_url_for("pages.game", game_id=game_id, token=banker_token),
         "players": [
-            {**p, "join_url": url_for("pages.join", token=p["token"], _external=True)}
-            for p in players
+            {**p, "join_url": public_url_for("player.join", token=p["token"])} for p in players
         ],
     }
 
