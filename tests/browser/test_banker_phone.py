@@ -137,7 +137,7 @@ def test_a_whole_game_is_recorded_by_taps_on_a_phone(live_server, phone, check_s
 
     # -- jail by a card, then out by paying the fine at the start of the turn ----------------------
     b.tap("GO TO JAIL. GO DIRECTLY TO JAIL. DO NOT PASS GO. DO NOT COLLECT $200.")
-    expect(page.locator(".strip")).to_contain_text("In Jail (tried 0 of 3)")
+    expect(page.locator(".strip")).to_contain_text("In Jail · tried 0")
     b.roll(4, 5)
     b.tap("Buy for 220")
     b.roll(2, 4)
@@ -224,7 +224,7 @@ def test_a_whole_game_is_recorded_by_taps_on_a_phone(live_server, phone, check_s
 
     # -- Go to Jail; a bankruptcy ------------------------------------------------------------------
     b.roll(1, 2)
-    expect(page.locator(".strip")).to_contain_text("In Jail (tried 0 of 3)")
+    expect(page.locator(".strip")).to_contain_text("In Jail · tried 0")
     b.go("History")
     page.get_by_text("Corrections").tap()
     adjust = page.locator("form", has=page.get_by_role("heading", name="Correct cash"))

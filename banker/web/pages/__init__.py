@@ -351,10 +351,11 @@ def poll(game_id: str):
 @bp.post("/games/<game_id>/act")
 def act(game_id: str):
     """Record one command from a form; answer the screen (htmx) or a 303 back to it."""
-    require_banker(game_id)
+    state = require_banker(game_id)
     form = request.form
     screen = form.get("back", "table")
-    if screen.partition(":")[0] not in SCREENS:
+    name, _, pid = screen.partition(":")
+    if name not in SCREENS or (name == "player" and pid not in views.player_names(state)):
         screen = "table"
     at = form.get("at", "")
     flash, status = None, 200

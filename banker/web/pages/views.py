@@ -70,7 +70,7 @@ def players(state: dict) -> list[dict]:
     out = []
     for seat, p in enumerate(state["players"]):
         if p["in_jail"]:
-            where = f"In Jail (tried {p['jail_attempts']} of 3)"
+            where = f"In Jail · tried {p['jail_attempts']}"
         else:
             where = space(p["position"])
         out.append(
