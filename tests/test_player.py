@@ -491,10 +491,16 @@ def test_the_join_panel_shows_nothing_without_the_banker_token(panel_app, new_ga
     assert "join-panel" not in g.client.get(f"/test-panel/nosuchgame?token={g.banker_token}").text
 
 
-def test_the_join_panel_reads_the_bankers_cookie_too(panel_app, new_game):
+def test_with_the_bankers_cookie_the_panel_keeps_the_token_out_of_the_page(panel_app, new_game):
     g = new_game(["Ann", "Bob"])
     g.client.set_cookie(f"banker_{g.id}", g.banker_token)
-    assert 'id="join-panel"' in g.client.get(f"/test-panel/{g.id}").text
+    html = g.client.get(f"/test-panel/{g.id}").text
+    assert 'id="join-panel"' in html and g.banker_token not in html
+    r = g.client.post(f"/games/{g.id}/players/p2/new-link")  # the cookie is enough
+    assert (r.status_code, r.headers["Location"]) == (303, f"/games/{g.id}")
+    assert g.client.get(join_path(g, "p2")).status_code == 403
+    with_token = g.client.get(f"/test-panel/{g.id}?token={g.banker_token}").text
+    assert g.banker_token not in with_token  # the cookie came along: not needed in the forms
 
 
 # -- links other phones can open ---------------------------------------------------------------

@@ -31,6 +31,7 @@ from banker.rules.holdings import score
 from banker.rules.turn import rent, utility_multiplier
 from banker.store import GameNotFound, StoreError, same_token
 from banker.web import error_response, get_store
+from banker.web.pages import banker_cookie
 from banker.web.qr import qr_svg
 
 bp = Blueprint("player", __name__)
@@ -125,23 +126,25 @@ def public_url_for(endpoint: str, **values) -> str:
 # -- the Banker's side: the Join panel, new links, the version poll -----------------------------
 
 
-def _banker_token_given(game_id: str) -> str | None:
-    """The banker token this request carries (form, ?token=, Bearer or cookie) if it is right."""
+def _banker_token_given(game_id: str) -> tuple[str, bool] | None:
+    """(banker token, whether it came in the pages' cookie) if this request carries it right.
+
+    It may come as a form field, ?token=, a Bearer header or the Banker's pages' cookie.
+    """
     try:
         banker_token = get_store().banker_token(game_id)
     except GameNotFound:
         return None
     scheme, _, bearer = request.headers.get("Authorization", "").partition(" ")
     given = [
-        request.form.get("token") if request.method == "POST" else None,
-        request.args.get("token"),
-        bearer.strip() if scheme.lower() == "bearer" else None,
-        request.cookies.get("banker_token"),
-        request.cookies.get(f"banker_{game_id}"),
+        (request.cookies.get(banker_cookie(game_id)), True),
+        (request.form.get("token") if request.method == "POST" else None, False),
+        (request.args.get("token"), False),
+        (bearer.strip() if scheme.lower() == "bearer" else None, False),
     ]
-    for token in given:
+    for token, by_cookie in given:
         if token and same_token(token, banker_token):
-            return banker_token
+            return banker_token, by_cookie
     return None
 
 
@@ -149,15 +152,17 @@ def _banker_token_given(game_id: str) -> str | None:
 def join_panel(game_id: str | None) -> dict | None:
     """What the Join panel shows, or None unless this request is the game's Banker's.
 
-    {"game_id", "token", "players": [{"id", "name", "join_url", "qr_svg", "eliminated"}]}:
+    {"game_id", "token" (for the forms, None with the cookie), "players": [{"id", "name",
+    "join_url", "qr_svg", "eliminated"}]}:
     the panel shows the links only on a page whose request carries the banker token, so that
     including it anywhere else leaks nothing.
     """
     if not game_id:
         return None
-    token = _banker_token_given(game_id)
-    if token is None:
+    given = _banker_token_given(game_id)
+    if given is None:
         return None
+    token, by_cookie = given
     store = get_store()
     state = store.state(game_id)
     eliminated = {p["id"]: p["eliminated"] for p in state["players"]}
@@ -173,7 +178,9 @@ def join_panel(game_id: str | None) -> dict | None:
                 "eliminated": eliminated[p["id"]],
             }
         )
-    return {"game_id": game_id, "token": token, "players": players}
+    # The forms need the token only when the page has no cookie to send (kept out of the HTML
+    # otherwise, as the Banker's pages keep it out of their URLs).
+    return {"game_id": game_id, "token": None if by_cookie else token, "players": players}
 
 
 @bp.post("/games/<game_id>/players/<player_id>/new-link")
@@ -184,7 +191,8 @@ def new_link(game_id: str, player_id: str):
         store.state(game_id)
     except GameNotFound:
         return _message_page(404, "There is no such game on this Banker.")
-    if _banker_token_given(game_id) is None:
+    given = _banker_token_given(game_id)
+    if given is None:
         return _message_page(403, "Only the Banker of this game may give a player a new link.")
     try:
         store.rotate_player_token(game_id, player_id)
@@ -195,7 +203,8 @@ def new_link(game_id: str, player_id: str):
     # Without JS: back to the page the form was on (the Banker's table), else the game's page.
     back = request.referrer
     if not back or urlsplit(back).netloc != request.host:
-        back = url_for("pages.game", game_id=game_id, token=store.banker_token(game_id))
+        token, by_cookie = given
+        back = url_for("pages.game", game_id=game_id, **({} if by_cookie else {"token": token}))
     return redirect(back, code=303)
 
 
