@@ -77,19 +77,35 @@ def _build():
         if kind in ("street", "railroad", "utility"):
             if kind == "street":
                 r = raw["rent"]
-                rents = (r["base"], r["color_set"], r["house_1"], r["house_2"], r["house_3"],
-                         r["house_4"], r["hotel"])
+                rents = (
+                    r["base"],
+                    r["color_set"],
+                    r["house_1"],
+                    r["house_2"],
+                    r["house_3"],
+                    r["house_4"],
+                    r["hotel"],
+                )
                 group = raw["color_group"]
             elif kind == "railroad":
                 rents = tuple(raw["rent_by_railroads_owned"][str(n)] for n in range(1, 5))
                 group = "railroad"
             else:
-                rents = tuple(raw["rent_dice_multiplier_by_utilities_owned"][str(n)] for n in (1, 2))
+                rents = tuple(
+                    raw["rent_dice_multiplier_by_utilities_owned"][str(n)] for n in (1, 2)
+                )
                 group = "utility"
             deed = Deed(
-                id=raw["id"], index=raw["index"], name=raw["name"], kind=kind, price=raw["price"],
-                mortgage_value=raw["mortgage_value"], unmortgage_value=raw["unmortgage_value"],
-                group=group, rents=rents, house_cost=raw.get("house_cost", 0),
+                id=raw["id"],
+                index=raw["index"],
+                name=raw["name"],
+                kind=kind,
+                price=raw["price"],
+                mortgage_value=raw["mortgage_value"],
+                unmortgage_value=raw["unmortgage_value"],
+                group=group,
+                rents=rents,
+                house_cost=raw.get("house_cost", 0),
                 hotel_cost=raw.get("hotel_cost", 0),
             )
             deeds[deed.id] = deed

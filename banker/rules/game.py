@@ -6,8 +6,17 @@ from . import holdings, turn
 from .board import DEED_IDS, HOTELS, HOUSES, STARTING_CASH
 from .errors import BadCommand, DomainError
 from .state import (
-    active_player, clone, event, int_field, money, name, pay, player, require_playing,
-    str_field, survivors,
+    active_player,
+    clone,
+    event,
+    int_field,
+    money,
+    name,
+    pay,
+    player,
+    require_playing,
+    str_field,
+    survivors,
 )
 
 EDITIONS = ("g0009", "classic")
@@ -18,7 +27,7 @@ OPTIONS = VARIATIONS + ("hotel_shortage_ruling", "private_cash")
 def new_game(game_id: str, edition: str, names: list, options: dict | None = None) -> dict:
     """A new game in setup: every player on GO with 1,500, every deed in the Bank."""
     if edition not in EDITIONS:
-        raise BadCommand("'edition' must be \"g0009\" or \"classic\".", "unknown_edition")
+        raise BadCommand('\'edition\' must be "g0009" or "classic".', "unknown_edition")
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         raise BadCommand("'players' must be a list of names.", "wrong_type")
     names = [n.strip() for n in names]
@@ -28,31 +37,58 @@ def new_game(game_id: str, edition: str, names: list, options: dict | None = Non
         if not 1 <= len(n) <= 30:
             raise BadCommand("Each player's name has 1 to 30 characters.", "out_of_range")
     if len({n.casefold() for n in names}) != len(names):
-        raise BadCommand("Two players have the same name: give each a different one.",
-                         "duplicate_name")
+        raise BadCommand(
+            "Two players have the same name: give each a different one.", "duplicate_name"
+        )
     opts = _options(edition, options, len(names))
     if opts["teams"]:
         groups = [names[:2], names[2:]]
     else:
         groups = [[n] for n in names]
     players = [
-        {"id": f"p{i}", "name": " & ".join(g), "members": g, "cash": STARTING_CASH,
-         "position": 0, "in_jail": False, "jail_attempts": 0, "jail_cards": [],
-         "eliminated": False}
+        {
+            "id": f"p{i}",
+            "name": " & ".join(g),
+            "members": g,
+            "cash": STARTING_CASH,
+            "position": 0,
+            "in_jail": False,
+            "jail_attempts": 0,
+            "jail_cards": [],
+            "eliminated": False,
+        }
         for i, g in enumerate(groups, 1)
     ]
     return {
-        "game_id": game_id, "version": 0, "edition": edition, "options": opts,
-        "status": "setup", "bank": {"houses": HOUSES, "hotels": HOTELS},
+        "game_id": game_id,
+        "version": 0,
+        "edition": edition,
+        "options": opts,
+        "status": "setup",
+        "bank": {"houses": HOUSES, "hotels": HOTELS},
         "players": players,
-        "properties": {d: {"owner": None, "mortgaged": False, "houses": 0, "hotel": False}
-                       for d in DEED_IDS},
+        "properties": {
+            d: {"owner": None, "mortgaged": False, "houses": 0, "hotel": False} for d in DEED_IDS
+        },
         "turn": {"player": None, "doubles": 0, "first": None, "roller": None},
-        "pending": {"offer": None, "auction": None, "auction_queue": [], "card": None,
-                    "dice": None, "debt": None, "payments": [], "rent_claims": [],
-                    "final_round": False},
-        "winners": [], "scores": None,
-        "_seq": 0, "_claims": 0, "_undo": [], "_after_debt": None, "_turns_begun": {},
+        "pending": {
+            "offer": None,
+            "auction": None,
+            "auction_queue": [],
+            "card": None,
+            "dice": None,
+            "debt": None,
+            "payments": [],
+            "rent_claims": [],
+            "final_round": False,
+        },
+        "winners": [],
+        "scores": None,
+        "_seq": 0,
+        "_claims": 0,
+        "_undo": [],
+        "_after_debt": None,
+        "_turns_begun": {},
     }
 
 
@@ -71,12 +107,15 @@ def _options(edition: str, options, n_names: int) -> dict:
     if edition == "classic":
         asked = [k for k in VARIATIONS + ("hotel_shortage_ruling",) if opts[k]]
         if asked:
-            raise DomainError(f"The classic edition offers no house variations or hotel-shortage "
-                              f"ruling ({', '.join(asked)}); they belong to g0009.",
-                              "not_in_edition")
+            raise DomainError(
+                f"The classic edition offers no house variations or hotel-shortage "
+                f"ruling ({', '.join(asked)}); they belong to g0009.",
+                "not_in_edition",
+            )
     if opts["teams"] and n_names != 4:
-        raise DomainError("The partnerships variation needs exactly four names: two pairs.",
-                          "teams_need_four")
+        raise DomainError(
+            "The partnerships variation needs exactly four names: two pairs.", "teams_need_four"
+        )
     return opts
 
 
@@ -122,8 +161,11 @@ def apply(state: dict, command: dict) -> tuple[dict, list[dict]]:
     handler(s, events, command)
     settle(s, events)
     before = {k: v for k, v in state.items() if k != "_undo"}
-    entry = {"state": before, "events": [e["seq"] for e in events],
-             "text": events[0]["text"] if events else kind}
+    entry = {
+        "state": before,
+        "events": [e["seq"] for e in events],
+        "text": events[0]["text"] if events else kind,
+    }
     if kind == "roll":
         s["_undo"] = [entry]
     elif state["_undo"]:
@@ -161,8 +203,15 @@ def settle(s: dict, events: list) -> None:
 
 def _round_over(s: dict) -> bool:
     t, p = s["turn"], s["pending"]
-    busy = p["offer"] or p["auction"] or p["auction_queue"] or p["card"] or p["dice"] \
-        or p["debt"] or p["payments"]
+    busy = (
+        p["offer"]
+        or p["auction"]
+        or p["auction_queue"]
+        or p["card"]
+        or p["dice"]
+        or p["debt"]
+        or p["payments"]
+    )
     return t["player"] == t["first"] and t["doubles"] == 0 and not busy
 
 
@@ -173,8 +222,13 @@ def _finish_with_winner(s: dict, events: list, winner: dict) -> None:
     for key in ("offer", "auction", "card", "dice", "debt"):
         s["pending"][key] = None
     s["pending"].update(auction_queue=[], payments=[], rent_claims=[], final_round=False)
-    event(s, events, "finished", f"{winner['name']} is the last player standing and wins.",
-          winners=[winner["id"]])
+    event(
+        s,
+        events,
+        "finished",
+        f"{winner['name']} is the last player standing and wins.",
+        winners=[winner["id"]],
+    )
 
 
 def _undo(state: dict) -> tuple[dict, list[dict]]:
@@ -182,8 +236,9 @@ def _undo(state: dict) -> tuple[dict, list[dict]]:
         require_playing(state)  # a finished game takes no further command, undo included
     stack = state["_undo"]
     if not stack:
-        raise DomainError("Nothing to undo: undo reaches back only to the latest roll.",
-                          "nothing_to_undo")
+        raise DomainError(
+            "Nothing to undo: undo reaches back only to the latest roll.", "nothing_to_undo"
+        )
     entry = stack[-1]
     s = dict(entry["state"])
     s["_seq"], s["_claims"] = state["_seq"], state["_claims"]  # ids are never reused
@@ -204,13 +259,25 @@ def _adjust(s: dict, events: list, c: dict) -> None:
     if amount == 0:
         raise BadCommand("A correction of 0 changes nothing.", "out_of_range")
     if p["cash"] + amount < 0:
-        raise DomainError(f"{p['name']} has {money(p['cash'])}: a correction cannot make cash "
-                          "negative.", "negative_cash")
+        raise DomainError(
+            f"{p['name']} has {money(p['cash'])}: a correction cannot make cash negative.",
+            "negative_cash",
+        )
     p["cash"] += amount
-    verb = f"gave {p['name']} {money(amount)}" if amount > 0 else \
-        f"took {money(-amount)} from {p['name']}"
-    event(s, events, "adjusted", f"The Banker {verb} to correct a mistake: {reason}.",
-          player=p["id"], amount=amount, reason=reason)
+    verb = (
+        f"gave {p['name']} {money(amount)}"
+        if amount > 0
+        else f"took {money(-amount)} from {p['name']}"
+    )
+    event(
+        s,
+        events,
+        "adjusted",
+        f"The Banker {verb} to correct a mistake: {reason}.",
+        player=p["id"],
+        amount=amount,
+        reason=reason,
+    )
 
 
 def _move(s: dict, events: list, c: dict) -> None:
@@ -221,13 +288,20 @@ def _move(s: dict, events: list, c: dict) -> None:
     position = int_field(c, "position", 0, 39)
     reason = (str_field(c, "reason", required=False) or "").strip()
     if p["in_jail"]:
-        raise DomainError(f"{p['name']} is in Jail: leave Jail by the rules, not by moving the "
-                          "token.", "in_jail")
+        raise DomainError(
+            f"{p['name']} is in Jail: leave Jail by the rules, not by moving the token.", "in_jail"
+        )
     p["position"] = position
     why = f": {reason}" if reason else ""
-    event(s, events, "token_moved", f"The Banker put {p['name']}'s token on "
-          f"{SPACES[position].name} (no GO money, nothing resolved){why}.", player=p["id"],
-          position=position)
+    event(
+        s,
+        events,
+        "token_moved",
+        f"The Banker put {p['name']}'s token on "
+        f"{SPACES[position].name} (no GO money, nothing resolved){why}.",
+        player=p["id"],
+        position=position,
+    )
 
 
 def public_state(state: dict) -> dict:
@@ -235,8 +309,9 @@ def public_state(state: dict) -> dict:
     return {k: v for k, v in state.items() if not k.startswith("_")}
 
 
-def replay(game_id: str, edition: str, names: list, options: dict | None,
-           commands: list[dict]) -> dict:
+def replay(
+    game_id: str, edition: str, names: list, options: dict | None, commands: list[dict]
+) -> dict:
     """Rebuild a game's state from its creation and its accepted commands."""
     s = new_game(game_id, edition, names, options)
     for c in commands:

@@ -5,8 +5,21 @@ from __future__ import annotations
 from .board import DECKS, DEED_IDS, DEEDS, GROUPS
 from .errors import BadCommand, DomainError
 from .state import (
-    MAX_AMOUNT, active_player, clone, deck_name, deed_name, event, field, int_field, money, name,
-    pay, player, property_field, require_no_debt, require_playing,
+    MAX_AMOUNT,
+    active_player,
+    clone,
+    deck_name,
+    deed_name,
+    event,
+    field,
+    int_field,
+    money,
+    name,
+    pay,
+    player,
+    property_field,
+    require_no_debt,
+    require_playing,
 )
 from .turn import end_turn, open_auction
 
@@ -74,8 +87,9 @@ def score(s: dict, pid: str) -> int:
 # --- building -----------------------------------------------------------------------------
 
 
-def build_refusal(s: dict, prop: str, cost: int | None = None,
-                  kind: str | None = None) -> str | None:
+def build_refusal(
+    s: dict, prop: str, cost: int | None = None, kind: str | None = None
+) -> str | None:
     """Why the next building cannot go on prop now, or None when it can."""
     d, st = DEEDS[prop], s["properties"][prop]
     if d.kind != "street":
@@ -86,12 +100,16 @@ def build_refusal(s: dict, prop: str, cost: int | None = None,
     group = GROUPS[d.group]
     missing = [g for g in group if s["properties"][g]["owner"] != owner]
     if missing:
-        return (f"{name(s, owner)} must own every {color(d.group)} street to build; "
-                f"{names_of(missing)} {'is' if len(missing) == 1 else 'are'} not theirs.")
+        return (
+            f"{name(s, owner)} must own every {color(d.group)} street to build; "
+            f"{names_of(missing)} {'is' if len(missing) == 1 else 'are'} not theirs."
+        )
     mortgaged = [g for g in group if s["properties"][g]["mortgaged"]]
     if mortgaged:
-        return (f"{names_of(mortgaged)} {'is' if len(mortgaged) == 1 else 'are'} mortgaged: no "
-                f"building on a color set with a mortgaged street.")
+        return (
+            f"{names_of(mortgaged)} {'is' if len(mortgaged) == 1 else 'are'} mortgaged: no "
+            f"building on a color set with a mortgaged street."
+        )
     if st["hotel"]:
         return f"{d.name} has a hotel, the most a street can hold."
     low = min(level(s["properties"][g]) for g in group)
@@ -140,8 +158,10 @@ def cmd_build(s: dict, events: list, c: dict) -> None:
     auction = s["pending"]["auction"]
     if auction and auction["item"] in ("house", "hotel"):
         # The auctioned building is on the block: buying past it could leave none to place.
-        raise DomainError(f"The Banker is auctioning a {auction['item']}: close that auction "
-                          "first.", "auction_pending")
+        raise DomainError(
+            f"The Banker is auctioning a {auction['item']}: close that auction first.",
+            "auction_pending",
+        )
     why = build_refusal(s, prop)
     if why:
         raise DomainError(why, "cannot_build")
@@ -151,15 +171,22 @@ def cmd_build(s: dict, events: list, c: dict) -> None:
     player(s, st["owner"])["cash"] -= cost
     place(s, prop, kind)
     extra = ", returning its four houses to the Bank" if kind == "hotel" else ""
-    event(s, events, "built", f"{name(s, st['owner'])} built a {kind} on {d.name} for "
-          f"{money(cost)}{extra}.", player=st["owner"], property=prop, kind=kind)
+    event(
+        s,
+        events,
+        "built",
+        f"{name(s, st['owner'])} built a {kind} on {d.name} for {money(cost)}{extra}.",
+        player=st["owner"],
+        property=prop,
+        kind=kind,
+    )
 
 
 def cmd_building_auction(s: dict, events: list, c: dict) -> None:
     require_playing(s)
     kind = field(c, "kind")
     if kind not in ("house", "hotel"):
-        raise BadCommand("'kind' must be \"house\" or \"hotel\".", "wrong_value")
+        raise BadCommand('\'kind\' must be "house" or "hotel".', "wrong_value")
     require_no_debt(s)
     if s["pending"]["auction"]:
         raise DomainError("Another auction is open: close it first.", "auction_pending")
@@ -168,30 +195,52 @@ def cmd_building_auction(s: dict, events: list, c: dict) -> None:
     open_auction(s, events, kind, f"Several players want the Bank's last {kind}s")
 
 
-def place_auctioned_building(s: dict, events: list, winner: str, kind: str, bid: int,
-                             c: dict) -> None:
-    if not any(st["owner"] == winner and build_refusal(s, prop, cost=bid, kind=kind) is None
-               for prop, st in s["properties"].items()):
+def place_auctioned_building(
+    s: dict, events: list, winner: str, kind: str, bid: int, c: dict
+) -> None:
+    if not any(
+        st["owner"] == winner and build_refusal(s, prop, cost=bid, kind=kind) is None
+        for prop, st in s["properties"].items()
+    ):
         # "Only an otherwise legal building purchase can be completed": since the bid, the
         # supply, the winner's streets or cash have changed, and no street can take it now.
-        event(s, events, "auction_closed", f"{name(s, winner)} can no longer legally place the "
-              f"{kind} or pay {money(bid)} for it: no sale, the {kind} stays in the Bank.",
-              player=winner, kind=kind)
+        event(
+            s,
+            events,
+            "auction_closed",
+            f"{name(s, winner)} can no longer legally place the "
+            f"{kind} or pay {money(bid)} for it: no sale, the {kind} stays in the Bank.",
+            player=winner,
+            kind=kind,
+        )
         return
     if "property" not in c:
-        raise BadCommand(f"Name the street where {name(s, winner)} places the {kind} "
-                         "('property').", "missing_field")
+        raise BadCommand(
+            f"Name the street where {name(s, winner)} places the {kind} ('property').",
+            "missing_field",
+        )
     prop = property_field(c)
     if s["properties"][prop]["owner"] != winner:
-        raise DomainError(f"{deed_name(prop)} is not {name(s, winner)}'s: the {kind} must go on "
-                          "one of the winner's streets.", "cannot_build")
+        raise DomainError(
+            f"{deed_name(prop)} is not {name(s, winner)}'s: the {kind} must go on "
+            "one of the winner's streets.",
+            "cannot_build",
+        )
     why = build_refusal(s, prop, cost=bid, kind=kind)
     if why:
         raise DomainError(why, "cannot_build")
     player(s, winner)["cash"] -= bid
     place(s, prop, kind)
-    event(s, events, "built", f"{name(s, winner)} won the {kind} at auction for {money(bid)} "
-          f"and placed it on {deed_name(prop)}.", player=winner, property=prop, kind=kind)
+    event(
+        s,
+        events,
+        "built",
+        f"{name(s, winner)} won the {kind} at auction for {money(bid)} "
+        f"and placed it on {deed_name(prop)}.",
+        player=winner,
+        property=prop,
+        kind=kind,
+    )
 
 
 def sell_refusal(s: dict, prop: str) -> str | None:
@@ -204,8 +253,10 @@ def sell_refusal(s: dict, prop: str) -> str | None:
         highest = next(g for g in group if level(s["properties"][g]) == high)
         return f"Sell evenly: {deed_name(highest)} has more buildings."
     if st["hotel"] and s["bank"]["houses"] < 4 and not ruling_applies(s):
-        return (f"The Bank has only {s['bank']['houses']} houses: a hotel sold comes back as four "
-                "houses, so it cannot be sold now.")
+        return (
+            f"The Bank has only {s['bank']['houses']} houses: a hotel sold comes back as four "
+            "houses, so it cannot be sold now."
+        )
     return None
 
 
@@ -238,8 +289,14 @@ def sell_one(s: dict, events: list, prop: str) -> None:
         bank["houses"] += 1
         refund, what = d.house_cost // 2, "a house"
     owner["cash"] += refund
-    event(s, events, "sold_building", f"{owner['name']} sold {what} on {d.name} back to the Bank "
-          f"for {money(refund)}.", player=owner["id"], property=prop)
+    event(
+        s,
+        events,
+        "sold_building",
+        f"{owner['name']} sold {what} on {d.name} back to the Bank for {money(refund)}.",
+        player=owner["id"],
+        property=prop,
+    )
 
 
 def sell_hotel_under_ruling(s: dict, events: list, prop: str) -> None:
@@ -267,10 +324,16 @@ def sell_hotel_under_ruling(s: dict, events: list, prop: str) -> None:
             bank["houses"] += n
             refund += n * od.house_cost // 2
     owner["cash"] += refund
-    event(s, events, "sold_building",
-          f"{owner['name']} sold the whole hotel development on {d.name} back to the Bank "
-          f"(the Bank lacked four houses; the {color(d.group)} set sold down evenly) for "
-          f"{money(refund)}.", player=owner["id"], property=prop)
+    event(
+        s,
+        events,
+        "sold_building",
+        f"{owner['name']} sold the whole hotel development on {d.name} back to the Bank "
+        f"(the Bank lacked four houses; the {color(d.group)} set sold down evenly) for "
+        f"{money(refund)}.",
+        player=owner["id"],
+        property=prop,
+    )
 
 
 # --- mortgages ----------------------------------------------------------------------------
@@ -306,8 +369,14 @@ def cmd_mortgage(s: dict, events: list, c: dict) -> None:
     d, st = DEEDS[prop], s["properties"][prop]
     st["mortgaged"] = True
     player(s, st["owner"])["cash"] += d.mortgage_value
-    event(s, events, "mortgaged", f"{name(s, st['owner'])} mortgaged {d.name} for "
-          f"{money(d.mortgage_value)}.", player=st["owner"], property=prop)
+    event(
+        s,
+        events,
+        "mortgaged",
+        f"{name(s, st['owner'])} mortgaged {d.name} for {money(d.mortgage_value)}.",
+        player=st["owner"],
+        property=prop,
+    )
 
 
 def lift(s: dict, events: list, prop: str) -> None:
@@ -315,8 +384,14 @@ def lift(s: dict, events: list, prop: str) -> None:
     cost = d.lift_cost(s["edition"])
     player(s, st["owner"])["cash"] -= cost
     st["mortgaged"] = False
-    event(s, events, "unmortgaged", f"{name(s, st['owner'])} lifted the mortgage on {d.name} for "
-          f"{money(cost)}.", player=st["owner"], property=prop)
+    event(
+        s,
+        events,
+        "unmortgaged",
+        f"{name(s, st['owner'])} lifted the mortgage on {d.name} for {money(cost)}.",
+        player=st["owner"],
+        property=prop,
+    )
 
 
 def cmd_unmortgage(s: dict, events: list, c: dict) -> None:
@@ -344,8 +419,9 @@ def receiving_cost(s: dict, received: list[str], lifted: set[str]) -> tuple[int,
     return lifting, fees
 
 
-def take_over_mortgages(s: dict, events: list, pid: str, received: list[str],
-                        lifted: set[str]) -> None:
+def take_over_mortgages(
+    s: dict, events: list, pid: str, received: list[str], lifted: set[str]
+) -> None:
     """The new owner lifts the chosen mortgaged deeds; classic charges 10% on the rest."""
     fees = []
     for prop in received:
@@ -357,8 +433,15 @@ def take_over_mortgages(s: dict, events: list, pid: str, received: list[str],
             fees.append(prop)
     if fees:
         _, amount = receiving_cost(s, fees, set())
-        pay(s, events, pid, None, amount, "mortgage_interest",
-            f"10% interest to keep {names_of(fees)} mortgaged")
+        pay(
+            s,
+            events,
+            pid,
+            None,
+            amount,
+            "mortgage_interest",
+            f"10% interest to keep {names_of(fees)} mortgaged",
+        )
 
 
 def _id_list(c: dict, key: str, where: str, check) -> list:
@@ -374,20 +457,27 @@ def _id_list(c: dict, key: str, where: str, check) -> list:
 def _trade_side(c: dict, key: str) -> dict:
     side = c.get(key, {})
     if not isinstance(side, dict):
-        raise BadCommand(f"'{key}' must be an object with cash, properties and jail_cards.",
-                         "wrong_type")
+        raise BadCommand(
+            f"'{key}' must be an object with cash, properties and jail_cards.", "wrong_type"
+        )
     unknown = set(side) - {"cash", "properties", "jail_cards"}
     if unknown:
-        raise BadCommand(f"'{key}' has an unknown field '{sorted(unknown)[0][:40]}'.",
-                         "unknown_field")
+        raise BadCommand(
+            f"'{key}' has an unknown field '{sorted(unknown)[0][:40]}'.", "unknown_field"
+        )
     cash = int_field(side, "cash", 0, MAX_AMOUNT, value=side.get("cash", 0))
-    props = _id_list(side, "properties", f"{key}.properties",
-                     lambda x: property_field({}, f"{key}.properties", value=x))
+    props = _id_list(
+        side,
+        "properties",
+        f"{key}.properties",
+        lambda x: property_field({}, f"{key}.properties", value=x),
+    )
 
     def deck(x):
         if x not in DECKS:
-            raise BadCommand(f"'{key}.jail_cards' holds decks: \"chance\" or \"community_chest\".",
-                             "unknown_deck")
+            raise BadCommand(
+                f'\'{key}.jail_cards\' holds decks: "chance" or "community_chest".', "unknown_deck"
+            )
         return x
 
     cards = _id_list(side, "jail_cards", f"{key}.jail_cards", deck)
@@ -409,44 +499,58 @@ def cmd_trade(s: dict, events: list, c: dict) -> None:
     a = active_player(s, c, "from")
     b = active_player(s, c, "to")
     give, get = _trade_side(c, "give"), _trade_side(c, "receive")
-    lifted = set(_id_list(c, "unmortgage", "unmortgage",
-                          lambda x: property_field({}, "unmortgage", value=x)))
+    lifted = set(
+        _id_list(c, "unmortgage", "unmortgage", lambda x: property_field({}, "unmortgage", value=x))
+    )
     if a["id"] == b["id"]:
         raise DomainError("A player cannot trade with themselves.", "same_player")
     if give == get == {"cash": 0, "properties": [], "jail_cards": []}:
         raise DomainError("The trade exchanges nothing.", "empty_trade")
     if not (give["properties"] or give["jail_cards"] or get["properties"] or get["jail_cards"]):
-        raise DomainError("A trade must hand over a deed or a Get Out of Jail Free card: cash "
-                          "alone would be a loan or a gift, which the rules do not allow.",
-                          "cash_only_trade")
+        raise DomainError(
+            "A trade must hand over a deed or a Get Out of Jail Free card: cash "
+            "alone would be a loan or a gift, which the rules do not allow.",
+            "cash_only_trade",
+        )
     for giver, side in ((a, give), (b, get)):
         for prop in side["properties"]:
             if s["properties"][prop]["owner"] != giver["id"]:
                 raise DomainError(f"{giver['name']} does not own {deed_name(prop)}.", "not_owner")
             if set_has_buildings(s, prop):
-                raise DomainError(f"Sell every building on the {color(DEEDS[prop].group)} streets "
-                                  f"before trading {deed_name(prop)}.", "buildings_in_set")
+                raise DomainError(
+                    f"Sell every building on the {color(DEEDS[prop].group)} streets "
+                    f"before trading {deed_name(prop)}.",
+                    "buildings_in_set",
+                )
         for deck in side["jail_cards"]:
             if deck not in giver["jail_cards"]:
-                raise DomainError(f"{giver['name']} holds no {deck_name(deck)} Get Out of Jail "
-                                  "Free card.", "no_jail_card")
+                raise DomainError(
+                    f"{giver['name']} holds no {deck_name(deck)} Get Out of Jail Free card.",
+                    "no_jail_card",
+                )
         if giver["cash"] < side["cash"]:
-            raise DomainError(f"{giver['name']} has only {money(giver['cash'])} in cash.",
-                              "insufficient_cash")
+            raise DomainError(
+                f"{giver['name']} has only {money(giver['cash'])} in cash.", "insufficient_cash"
+            )
     traded = set(give["properties"]) | set(get["properties"])
     for prop in lifted:
         if prop not in traded or not s["properties"][prop]["mortgaged"]:
-            raise DomainError(f"Only mortgaged deeds changing hands in this trade can be lifted; "
-                              f"{deed_name(prop)} is not one.", "wrong_unmortgage")
+            raise DomainError(
+                f"Only mortgaged deeds changing hands in this trade can be lifted; "
+                f"{deed_name(prop)} is not one.",
+                "wrong_unmortgage",
+            )
     for receiver, side, cash_after in (
         (b, give, b["cash"] + give["cash"] - get["cash"]),
         (a, get, a["cash"] + get["cash"] - give["cash"]),
     ):
         lifting, fees = receiving_cost(s, side["properties"], lifted)
         if lifting + fees > cash_after:
-            raise DomainError(f"{receiver['name']} would have {money(cash_after)} after the trade "
-                              f"but needs {money(lifting + fees)} for the received mortgages.",
-                              "insufficient_cash")
+            raise DomainError(
+                f"{receiver['name']} would have {money(cash_after)} after the trade "
+                f"but needs {money(lifting + fees)} for the received mortgages.",
+                "insufficient_cash",
+            )
     a["cash"] += get["cash"] - give["cash"]
     b["cash"] += give["cash"] - get["cash"]
     for giver, receiver, side in ((a, b, give), (b, a, get)):
@@ -455,8 +559,13 @@ def cmd_trade(s: dict, events: list, c: dict) -> None:
         for deck in side["jail_cards"]:
             giver["jail_cards"].remove(deck)
             receiver["jail_cards"].append(deck)
-    event(s, events, "traded", f"{a['name']} traded {_describe(give)} to {b['name']} for "
-          f"{_describe(get)}.", **{"from": a["id"], "to": b["id"]})
+    event(
+        s,
+        events,
+        "traded",
+        f"{a['name']} traded {_describe(give)} to {b['name']} for {_describe(get)}.",
+        **{"from": a["id"], "to": b["id"]},
+    )
     take_over_mortgages(s, events, b["id"], give["properties"], lifted)
     take_over_mortgages(s, events, a["id"], get["properties"], lifted)
 
@@ -471,9 +580,11 @@ def cmd_pay_debt(s: dict, events: list, c: dict) -> None:
         raise DomainError("Nobody owes a debt right now.", "no_debt")
     p = player(s, d["debtor"])
     if p["cash"] < d["amount"]:
-        raise DomainError(f"{p['name']} has {money(p['cash'])} of the {money(d['amount'])} owed: "
-                          "raise more by selling buildings, mortgaging or trading.",
-                          "insufficient_cash")
+        raise DomainError(
+            f"{p['name']} has {money(p['cash'])} of the {money(d['amount'])} owed: "
+            "raise more by selling buildings, mortgaging or trading.",
+            "insufficient_cash",
+        )
     s["pending"]["debt"] = None
     pay(s, events, d["debtor"], d["creditor"], d["amount"], d["reason"], "debt settled")
 
@@ -484,22 +595,27 @@ def cmd_bankrupt(s: dict, events: list, c: dict) -> None:
     d = s["pending"]["debt"]
     if not d or d["debtor"] != p["id"]:
         raise DomainError(f"{p['name']} owes no pending debt, so cannot go bankrupt.", "no_debt")
-    lifted = set(_id_list(c, "unmortgage", "unmortgage",
-                          lambda x: property_field({}, "unmortgage", value=x)))
+    lifted = set(
+        _id_list(c, "unmortgage", "unmortgage", lambda x: property_field({}, "unmortgage", value=x))
+    )
     raisable = can_raise(s, p["id"])
     if p["cash"] + raisable >= d["amount"]:
-        raise DomainError(f"{p['name']} can still raise {money(raisable)} by selling buildings and "
-                          f"mortgaging, enough for the {money(d['amount'])} owed: not bankrupt.",
-                          "can_still_pay")
+        raise DomainError(
+            f"{p['name']} can still raise {money(raisable)} by selling buildings and "
+            f"mortgaging, enough for the {money(d['amount'])} owed: not bankrupt.",
+            "can_still_pay",
+        )
     pid, creditor = p["id"], d["creditor"]
     deeds = [prop for prop in DEED_IDS if s["properties"][prop]["owner"] == pid]
     for prop in lifted:
         if prop not in deeds:
-            raise DomainError(f"{deed_name(prop)} is not among {p['name']}'s deeds.",
-                              "wrong_unmortgage")
+            raise DomainError(
+                f"{deed_name(prop)} is not among {p['name']}'s deeds.", "wrong_unmortgage"
+            )
     if lifted and creditor is None:
-        raise DomainError("Deeds returned to the Bank come back unmortgaged anyway.",
-                          "wrong_unmortgage")
+        raise DomainError(
+            "Deeds returned to the Bank come back unmortgaged anyway.", "wrong_unmortgage"
+        )
     # The core sells every building and mortgages every deed; the proceeds pass on.
     for prop in deeds:
         st = s["properties"][prop]
@@ -515,8 +631,10 @@ def cmd_bankrupt(s: dict, events: list, c: dict) -> None:
         c_player = player(s, creditor)
         lifting, fees = receiving_cost(s, deeds, lifted)
         if lifting > c_player["cash"] + p["cash"]:
-            raise DomainError(f"{c_player['name']} cannot afford {money(lifting)} to lift those "
-                              "mortgages now.", "insufficient_cash")
+            raise DomainError(
+                f"{c_player['name']} cannot afford {money(lifting)} to lift those mortgages now.",
+                "insufficient_cash",
+            )
     s["pending"]["debt"] = None
     s["_after_debt"] = None
     cash, cards = p["cash"], list(p["jail_cards"])
@@ -525,20 +643,32 @@ def cmd_bankrupt(s: dict, events: list, c: dict) -> None:
         what = f"{money(cash)} in cash goes to the Bank" if cash else "nothing in cash"
         for prop in deeds:
             s["properties"][prop].update(owner=None, mortgaged=False)
-        event(s, events, "bankrupt", f"{p['name']} is bankrupt to the Bank and out of the game: "
-              f"{what}; the deeds return unmortgaged and are auctioned; jail cards go back to "
-              "their decks.", player=pid)
+        event(
+            s,
+            events,
+            "bankrupt",
+            f"{p['name']} is bankrupt to the Bank and out of the game: "
+            f"{what}; the deeds return unmortgaged and are auctioned; jail cards go back to "
+            "their decks.",
+            player=pid,
+        )
         s["pending"]["auction_queue"] = s["pending"]["auction_queue"] + deeds
     else:
         c_player["cash"] += cash
         c_player["jail_cards"] += cards
         for prop in deeds:
             s["properties"][prop]["owner"] = creditor
-        event(s, events, "bankrupt", f"{p['name']} is bankrupt and out of the game: "
-              f"{c_player['name']} receives {money(cash)}"
-              f"{', ' + names_of(deeds) + ' (mortgaged)' if deeds else ''}"
-              f"{' and the Get Out of Jail Free cards' if cards else ''}.", player=pid,
-              creditor=creditor)
+        event(
+            s,
+            events,
+            "bankrupt",
+            f"{p['name']} is bankrupt and out of the game: "
+            f"{c_player['name']} receives {money(cash)}"
+            f"{', ' + names_of(deeds) + ' (mortgaged)' if deeds else ''}"
+            f"{' and the Get Out of Jail Free cards' if cards else ''}.",
+            player=pid,
+            creditor=creditor,
+        )
     eliminate(s, events, pid)
     if creditor is not None:
         take_over_mortgages(s, events, creditor, deeds, lifted)
@@ -550,8 +680,9 @@ def eliminate(s: dict, events: list, pid: str) -> None:
     p = player(s, pid)
     p.update(eliminated=True, in_jail=False, jail_attempts=0)
     pending = s["pending"]
-    pending["rent_claims"] = [cl for cl in pending["rent_claims"] if pid not in
-                              (cl["owner"], cl["payer"])]
+    pending["rent_claims"] = [
+        cl for cl in pending["rent_claims"] if pid not in (cl["owner"], cl["payer"])
+    ]
     pending["payments"] = [x for x in pending["payments"] if pid not in (x["from"], x["to"])]
     for key in ("offer", "card", "dice"):
         if pending[key] and pending[key]["player"] == pid:
@@ -570,13 +701,19 @@ def eliminate(s: dict, events: list, pid: str) -> None:
 def cmd_call_time(s: dict, events: list, c: dict) -> None:
     require_playing(s)
     if not s["options"]["deadline"]:
-        raise DomainError("This game was not set up with the agreed-deadline variation.",
-                          "no_deadline")
+        raise DomainError(
+            "This game was not set up with the agreed-deadline variation.", "no_deadline"
+        )
     if s["pending"]["final_round"]:
         raise DomainError("Time has already been called.", "already_called")
     s["pending"]["final_round"] = True
-    event(s, events, "time_called", f"Time is called: the round finishes with "
-          f"{name(s, s['turn']['first'])}'s next turn, then the game is scored.")
+    event(
+        s,
+        events,
+        "time_called",
+        f"Time is called: the round finishes with "
+        f"{name(s, s['turn']['first'])}'s next turn, then the game is scored.",
+    )
 
 
 def finish_by_score(s: dict, events: list) -> None:
@@ -586,13 +723,24 @@ def finish_by_score(s: dict, events: list) -> None:
     s["winners"] = [pid for pid, v in scores.items() if v == top]
     s["status"] = "finished"
     for cl in s["pending"]["rent_claims"]:
-        event(s, events, "rent_lapsed", f"The {money(cl['amount'])} rent on "
-              f"{deed_name(cl['property'])} lapses: the game is over.", claim=cl["id"])
+        event(
+            s,
+            events,
+            "rent_lapsed",
+            f"The {money(cl['amount'])} rent on "
+            f"{deed_name(cl['property'])} lapses: the game is over.",
+            claim=cl["id"],
+        )
     s["pending"]["rent_claims"] = []
     s["pending"]["final_round"] = False
     s["turn"]["player"] = None
     listing = "; ".join(f"{name(s, pid)} {money(v)}" for pid, v in scores.items())
     winners = " and ".join(name(s, w) for w in s["winners"])
-    event(s, events, "finished", f"The round is over and the game is scored: {listing}. "
-          f"{winners} {'wins' if len(s['winners']) == 1 else 'share the win'}.",
-          winners=s["winners"])
+    event(
+        s,
+        events,
+        "finished",
+        f"The round is over and the game is scored: {listing}. "
+        f"{winners} {'wins' if len(s['winners']) == 1 else 'share the win'}.",
+        winners=s["winners"],
+    )

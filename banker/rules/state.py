@@ -69,7 +69,7 @@ def property_field(c: dict, name: str = "property", value=None) -> str:
 def deck_field(c: dict, name: str = "deck", value=None) -> str:
     d = field(c, name) if value is None else value
     if d not in DECKS:
-        raise BadCommand(f"'{name}' must be \"chance\" or \"community_chest\".", "unknown_deck")
+        raise BadCommand(f'\'{name}\' must be "chance" or "community_chest".', "unknown_deck")
     return d
 
 
@@ -157,8 +157,9 @@ def deck_name(deck: str) -> str:
     return DECK_NAMES[deck]
 
 
-def pay(s: dict, events: list, payer: str | None, payee: str | None, amount: int,
-        reason: str, what: str) -> bool:
+def pay(
+    s: dict, events: list, payer: str | None, payee: str | None, amount: int, reason: str, what: str
+) -> bool:
     """Move money; a payer who lacks the cash gets the pending debt instead. True if paid."""
     if amount <= 0:
         return True
@@ -166,32 +167,56 @@ def pay(s: dict, events: list, payer: str | None, payee: str | None, amount: int
         p = player(s, payer)
         if p["cash"] < amount:
             s["pending"]["debt"] = {
-                "debtor": payer, "creditor": payee, "amount": amount, "reason": reason,
+                "debtor": payer,
+                "creditor": payee,
+                "amount": amount,
+                "reason": reason,
                 "can_raise": 0,
             }
-            event(s, events, "debt",
-                  f"{p['name']} cannot pay {money(amount)} to {name(s, payee)} ({what}) "
-                  f"with {money(p['cash'])} in cash: a debt until raised or bankrupt.",
-                  debtor=payer, creditor=payee, amount=amount)
+            event(
+                s,
+                events,
+                "debt",
+                f"{p['name']} cannot pay {money(amount)} to {name(s, payee)} ({what}) "
+                f"with {money(p['cash'])} in cash: a debt until raised or bankrupt.",
+                debtor=payer,
+                creditor=payee,
+                amount=amount,
+            )
             return False
         p["cash"] -= amount
     if payee is not None:
         player(s, payee)["cash"] += amount
-    event(s, events, "paid", f"{name(s, payer)} paid {name(s, payee)} {money(amount)} ({what}).",
-          payer=payer, payee=payee, amount=amount, reason=reason)
+    event(
+        s,
+        events,
+        "paid",
+        f"{name(s, payer)} paid {name(s, payee)} {money(amount)} ({what}).",
+        payer=payer,
+        payee=payee,
+        amount=amount,
+        reason=reason,
+    )
     return True
 
 
 def receive(s: dict, events: list, pid: str, amount: int, what: str) -> None:
     player(s, pid)["cash"] += amount
-    event(s, events, "collected", f"{name(s, pid)} collected {money(amount)} from the Bank ({what}).",
-          player=pid, amount=amount)
+    event(
+        s,
+        events,
+        "collected",
+        f"{name(s, pid)} collected {money(amount)} from the Bank ({what}).",
+        player=pid,
+        amount=amount,
+    )
 
 
 def require_playing(s: dict) -> None:
     if s["status"] == "setup":
-        raise DomainError("The game has not started yet: record who won the opening roll first.",
-                          "not_started")
+        raise DomainError(
+            "The game has not started yet: record who won the opening roll first.", "not_started"
+        )
     if s["status"] == "finished":
         raise DomainError("The game is over; nothing more can be recorded.", "game_finished")
 
@@ -201,4 +226,6 @@ def require_no_debt(s: dict) -> None:
     if d:
         raise DomainError(
             f"{name(s, d['debtor'])} owes {name(s, d['creditor'])} {money(d['amount'])}; settle "
-            "that debt first (raise cash and pay it, or declare bankruptcy).", "debt_pending")
+            "that debt first (raise cash and pay it, or declare bankruptcy).",
+            "debt_pending",
+        )

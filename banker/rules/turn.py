@@ -1,16 +1,40 @@
-"""The turn at the table: rolls, movement, GO, landing, offers, auctions, rent claims, cards, jail."""
+"""The turn at the table: rolls, movement, GO, landing, offers, auctions, claims, cards, jail."""
 
 from __future__ import annotations
 
 from .board import (
-    CARDS, DEEDS, GO_SALARY, GO_TO_JAIL, JAIL, JAIL_CARD, JAIL_FINE, RAILROADS, SPACES, UTILITIES,
+    CARDS,
+    DEEDS,
+    GO_SALARY,
+    GO_TO_JAIL,
+    JAIL,
+    JAIL_CARD,
+    JAIL_FINE,
+    RAILROADS,
+    SPACES,
+    UTILITIES,
     space_name,
 )
 from .errors import BadCommand, DomainError
 from .state import (
-    MAX_AMOUNT, active_player, deck_field, deck_name, deed_name, dice_field, event, field,
-    int_field, money, name, others_from_left, pay, player, property_field, receive,
-    require_no_debt, require_playing, str_field,
+    MAX_AMOUNT,
+    active_player,
+    deck_field,
+    deck_name,
+    deed_name,
+    dice_field,
+    event,
+    field,
+    int_field,
+    money,
+    name,
+    others_from_left,
+    pay,
+    player,
+    receive,
+    require_no_debt,
+    require_playing,
+    str_field,
 )
 
 # --- whose turn ---------------------------------------------------------------------------
@@ -73,12 +97,22 @@ def utility_multiplier(s: dict, prop: str) -> int:
 
 def open_claim(s: dict, events: list, owner: str, payer: str, prop: str, amount: int) -> None:
     s["_claims"] += 1
-    claim = {"id": f"c{s['_claims']}", "owner": owner, "payer": payer, "property": prop,
-             "amount": amount}
+    claim = {
+        "id": f"c{s['_claims']}",
+        "owner": owner,
+        "payer": payer,
+        "property": prop,
+        "amount": amount,
+    }
     s["pending"]["rent_claims"].append(claim)
-    event(s, events, "rent_claim_opened",
-          f"{name(s, owner)} may ask {name(s, payer)} for {money(amount)} rent on "
-          f"{deed_name(prop)} before the next player rolls.", claim=claim["id"])
+    event(
+        s,
+        events,
+        "rent_claim_opened",
+        f"{name(s, owner)} may ask {name(s, payer)} for {money(amount)} rent on "
+        f"{deed_name(prop)} before the next player rolls.",
+        claim=claim["id"],
+    )
 
 
 # --- movement and landing -----------------------------------------------------------------
@@ -92,15 +126,26 @@ def move_forward(s: dict, events: list, pid: str, target: int) -> None:
     if passed:
         p["cash"] += GO_SALARY
         verb = "landed on GO" if target == 0 else "passed GO"
-        event(s, events, "passed_go", f"{p['name']} {verb} and collected {money(GO_SALARY)}.",
-              player=pid, amount=GO_SALARY)
+        event(
+            s,
+            events,
+            "passed_go",
+            f"{p['name']} {verb} and collected {money(GO_SALARY)}.",
+            player=pid,
+            amount=GO_SALARY,
+        )
 
 
 def send_to_jail(s: dict, events: list, pid: str, why: str) -> None:
     p = player(s, pid)
     p["position"], p["in_jail"], p["jail_attempts"] = JAIL, True, 0
-    event(s, events, "jailed", f"{p['name']} {why} and went to Jail (no 200 for passing GO).",
-          player=pid)
+    event(
+        s,
+        events,
+        "jailed",
+        f"{p['name']} {why} and went to Jail (no 200 for passing GO).",
+        player=pid,
+    )
     end_turn(s, pid)
 
 
@@ -109,8 +154,9 @@ def land(s: dict, events: list, pid: str, dice_total: int = 0, card: str | None 
     p = player(s, pid)
     pos = p["position"]
     space = SPACES[pos]
-    event(s, events, "landed", f"{p['name']} landed on {space_name(pos)}.", player=pid,
-          position=pos)
+    event(
+        s, events, "landed", f"{p['name']} landed on {space_name(pos)}.", player=pid, position=pos
+    )
     pending = s["pending"]
     if space.deed:
         prop = space.deed
@@ -121,9 +167,15 @@ def land(s: dict, events: list, pid: str, dice_total: int = 0, card: str | None 
                 open_auction(s, events, prop, "Every first purchase is auctioned")
             else:
                 pending["offer"] = {"player": pid, "property": prop, "price": DEEDS[prop].price}
-                event(s, events, "offer",
-                      f"{p['name']} may buy {deed_name(prop)} for {money(DEEDS[prop].price)} "
-                      "or put it up for auction.", player=pid, property=prop)
+                event(
+                    s,
+                    events,
+                    "offer",
+                    f"{p['name']} may buy {deed_name(prop)} for {money(DEEDS[prop].price)} "
+                    "or put it up for auction.",
+                    player=pid,
+                    property=prop,
+                )
         elif owner == pid:
             pass
         elif st["mortgaged"]:
@@ -134,11 +186,20 @@ def land(s: dict, events: list, pid: str, dice_total: int = 0, card: str | None 
             else:
                 multiplier = utility_multiplier(s, prop)
             if card == "utility" or s["edition"] == "g0009":
-                pending["dice"] = {"player": pid, "reason": "utility_rent",
-                                   "multiplier": multiplier, "property": prop}
-                event(s, events, "rent_roll_needed",
-                      f"{p['name']} rolls the dice again: the rent for {deed_name(prop)} is "
-                      f"{multiplier} times that roll.", player=pid)
+                pending["dice"] = {
+                    "player": pid,
+                    "reason": "utility_rent",
+                    "multiplier": multiplier,
+                    "property": prop,
+                }
+                event(
+                    s,
+                    events,
+                    "rent_roll_needed",
+                    f"{p['name']} rolls the dice again: the rent for {deed_name(prop)} is "
+                    f"{multiplier} times that roll.",
+                    player=pid,
+                )
             else:
                 open_claim(s, events, owner, pid, prop, multiplier * dice_total)
         else:
@@ -170,17 +231,24 @@ def require_nothing_pending(s: dict, what: str) -> None:
     require_no_debt(s)
     if pending["offer"]:
         o = pending["offer"]
-        raise DomainError(f"First settle {deed_name(o['property'])}: {name(s, o['player'])} buys "
-                          f"it or it goes to auction, before {what}.", "offer_pending")
+        raise DomainError(
+            f"First settle {deed_name(o['property'])}: {name(s, o['player'])} buys "
+            f"it or it goes to auction, before {what}.",
+            "offer_pending",
+        )
     if pending["auction"] or pending["auction_queue"]:
         raise DomainError(f"Close the open auction before {what}.", "auction_pending")
     if pending["card"]:
         c = pending["card"]
-        raise DomainError(f"{name(s, c['player'])} must draw a {deck_name(c['deck'])} card before "
-                          f"{what}.", "card_pending")
+        raise DomainError(
+            f"{name(s, c['player'])} must draw a {deck_name(c['deck'])} card before {what}.",
+            "card_pending",
+        )
     if pending["dice"]:
-        raise DomainError(f"{name(s, pending['dice']['player'])} must roll for the utility rent "
-                          f"before {what}.", "rent_roll_pending")
+        raise DomainError(
+            f"{name(s, pending['dice']['player'])} must roll for the utility rent before {what}.",
+            "rent_roll_pending",
+        )
 
 
 def cmd_start(s: dict, events: list, c: dict) -> None:
@@ -199,8 +267,9 @@ def cmd_roll(s: dict, events: list, c: dict) -> None:
     require_playing(s)
     pid, t = p["id"], s["turn"]
     if t["player"] != pid:
-        raise DomainError(f"It is {name(s, t['player'])}'s turn to roll, not {p['name']}'s.",
-                          "not_your_turn")
+        raise DomainError(
+            f"It is {name(s, t['player'])}'s turn to roll, not {p['name']}'s.", "not_your_turn"
+        )
     require_nothing_pending(s, "the next roll")
     total, doubles = d1 + d2, d1 == d2
     if p["in_jail"]:
@@ -229,17 +298,37 @@ def jail_roll(s: dict, events: list, p: dict, d1: int, d2: int) -> None:
     end_turn(s, pid)  # no extra roll out of Jail, whatever the dice
     if d1 == d2:
         p["in_jail"], p["jail_attempts"] = False, 0
-        rolled(s, events, p, d1, d2, f"{p['name']} rolled {d1} and {d2} in Jail: doubles, out "
-               "of Jail (no extra roll).")
+        rolled(
+            s,
+            events,
+            p,
+            d1,
+            d2,
+            f"{p['name']} rolled {d1} and {d2} in Jail: doubles, out of Jail (no extra roll).",
+        )
         move_and_land(s, events, pid, d1 + d2)
         return
     p["jail_attempts"] += 1
     if p["jail_attempts"] < 3:
-        rolled(s, events, p, d1, d2, f"{p['name']} rolled {d1} and {d2} in Jail: no doubles "
-               f"(attempt {p['jail_attempts']} of 3).")
+        rolled(
+            s,
+            events,
+            p,
+            d1,
+            d2,
+            f"{p['name']} rolled {d1} and {d2} in Jail: no doubles "
+            f"(attempt {p['jail_attempts']} of 3).",
+        )
         return
-    rolled(s, events, p, d1, d2, f"{p['name']} rolled {d1} and {d2} in Jail: no doubles on the "
-           f"third attempt, so pays {JAIL_FINE} and moves.")
+    rolled(
+        s,
+        events,
+        p,
+        d1,
+        d2,
+        f"{p['name']} rolled {d1} and {d2} in Jail: no doubles on the "
+        f"third attempt, so pays {JAIL_FINE} and moves.",
+    )
     s["_after_debt"] = {"kind": "leave_jail", "player": pid, "steps": d1 + d2}
     pay(s, events, pid, None, JAIL_FINE, "jail_fine", "Jail fine")
 
@@ -256,9 +345,14 @@ def lapse_claims(s: dict, events: list, roller: str) -> None:
         if cl["payer"] == roller:
             keep.append(cl)
         else:
-            event(s, events, "rent_lapsed",
-                  f"{name(s, cl['owner'])} did not ask in time: the {money(cl['amount'])} rent "
-                  f"on {deed_name(cl['property'])} is no longer owed.", claim=cl["id"])
+            event(
+                s,
+                events,
+                "rent_lapsed",
+                f"{name(s, cl['owner'])} did not ask in time: the {money(cl['amount'])} rent "
+                f"on {deed_name(cl['property'])} is no longer owed.",
+                claim=cl["id"],
+            )
     s["pending"]["rent_claims"] = keep
 
 
@@ -268,26 +362,42 @@ def cmd_buy(s: dict, events: list, c: dict) -> None:
     offer = s["pending"]["offer"]
     if not offer:
         if s["options"]["auction_all"] and s["pending"]["auction"]:
-            raise DomainError("In the auction-every-purchase variation nobody buys directly; "
-                              "the property is auctioned.", "auction_all")
+            raise DomainError(
+                "In the auction-every-purchase variation nobody buys directly; "
+                "the property is auctioned.",
+                "auction_all",
+            )
         raise DomainError("No property is on offer.", "no_offer")
     p = player(s, offer["player"])
     if p["cash"] < offer["price"]:
-        raise DomainError(f"{p['name']} has {money(p['cash'])} and {deed_name(offer['property'])} "
-                          f"costs {money(offer['price'])}: raise the cash or put it up for auction.",
-                          "insufficient_cash")
+        raise DomainError(
+            f"{p['name']} has {money(p['cash'])} and {deed_name(offer['property'])} "
+            f"costs {money(offer['price'])}: raise the cash or put it up for auction.",
+            "insufficient_cash",
+        )
     p["cash"] -= offer["price"]
     s["properties"][offer["property"]]["owner"] = p["id"]
     s["pending"]["offer"] = None
-    event(s, events, "bought", f"{p['name']} bought {deed_name(offer['property'])} for "
-          f"{money(offer['price'])}.", player=p["id"], property=offer["property"])
+    event(
+        s,
+        events,
+        "bought",
+        f"{p['name']} bought {deed_name(offer['property'])} for {money(offer['price'])}.",
+        player=p["id"],
+        property=offer["property"],
+    )
 
 
 def open_auction(s: dict, events: list, item: str, why: str) -> None:
     s["pending"]["auction"] = {"item": item, "high_bid": 0, "high_bidder": None}
     what = deed_name(item) if item in DEEDS else f"one {item}"
-    event(s, events, "auction_opened", f"{why}: the Banker auctions {what}; bids open at 10.",
-          item=item)
+    event(
+        s,
+        events,
+        "auction_opened",
+        f"{why}: the Banker auctions {what}; bids open at 10.",
+        item=item,
+    )
 
 
 def cmd_auction(s: dict, events: list, c: dict) -> None:
@@ -313,11 +423,15 @@ def cmd_bid(s: dict, events: list, c: dict) -> None:
     if a["high_bidder"] is None and amount < 10:
         raise DomainError("Bids open at 10.", "bid_too_low")
     if amount <= a["high_bid"]:
-        raise DomainError(f"The high bid is {money(a['high_bid'])}: a bid must raise it by at "
-                          "least 1.", "bid_too_low")
+        raise DomainError(
+            f"The high bid is {money(a['high_bid'])}: a bid must raise it by at least 1.",
+            "bid_too_low",
+        )
     if amount > p["cash"]:
-        raise DomainError(f"{p['name']} has only {money(p['cash'])} in cash and cannot bid "
-                          f"{money(amount)}.", "insufficient_cash")
+        raise DomainError(
+            f"{p['name']} has only {money(p['cash'])} in cash and cannot bid {money(amount)}.",
+            "insufficient_cash",
+        )
     if a["item"] in ("house", "hotel"):
         why = building_refusal_anywhere(s, p["id"], a["item"])
         if why:
@@ -345,12 +459,24 @@ def cmd_close_auction(s: dict, events: list, c: dict) -> None:
         return
     s["pending"]["auction"] = None
     if winner is None:
-        event(s, events, "auction_closed", f"Nobody bid: {deed_name(item)} stays with the Bank.",
-              property=item)
+        event(
+            s,
+            events,
+            "auction_closed",
+            f"Nobody bid: {deed_name(item)} stays with the Bank.",
+            property=item,
+        )
         return
     s["properties"][item]["owner"] = winner
-    event(s, events, "auction_won", f"{name(s, winner)} won {deed_name(item)} at auction for "
-          f"{money(bid)}.", player=winner, property=item, amount=bid)
+    event(
+        s,
+        events,
+        "auction_won",
+        f"{name(s, winner)} won {deed_name(item)} at auction for {money(bid)}.",
+        player=winner,
+        property=item,
+        amount=bid,
+    )
     pay(s, events, winner, None, bid, "auction", f"auction of {deed_name(item)}")
 
 
@@ -363,13 +489,28 @@ def cmd_claim_rent(s: dict, events: list, c: dict) -> None:
         if cl["id"] == cid:
             break
     else:
-        raise DomainError("That rent claim is not open: it was paid or it lapsed when the next "
-                          "player rolled.", "no_such_claim")
+        raise DomainError(
+            "That rent claim is not open: it was paid or it lapsed when the next player rolled.",
+            "no_such_claim",
+        )
     claims.remove(cl)
-    event(s, events, "rent_asked", f"{name(s, cl['owner'])} asked {name(s, cl['payer'])} for "
-          f"{money(cl['amount'])} rent on {deed_name(cl['property'])}.", claim=cid)
-    pay(s, events, cl["payer"], cl["owner"], cl["amount"], "rent",
-        f"rent on {deed_name(cl['property'])}")
+    event(
+        s,
+        events,
+        "rent_asked",
+        f"{name(s, cl['owner'])} asked {name(s, cl['payer'])} for "
+        f"{money(cl['amount'])} rent on {deed_name(cl['property'])}.",
+        claim=cid,
+    )
+    pay(
+        s,
+        events,
+        cl["payer"],
+        cl["owner"],
+        cl["amount"],
+        "rent",
+        f"rent on {deed_name(cl['property'])}",
+    )
 
 
 def cmd_rent_roll(s: dict, events: list, c: dict) -> None:
@@ -382,9 +523,14 @@ def cmd_rent_roll(s: dict, events: list, c: dict) -> None:
     s["pending"]["dice"] = None
     amount = (d1 + d2) * dice["multiplier"]
     prop = dice["property"]
-    event(s, events, "rent_rolled", f"{name(s, dice['player'])} rolled {d1} and {d2} for the "
-          f"rent on {deed_name(prop)}: {dice['multiplier']} x {d1 + d2} = {money(amount)}.",
-          dice=[d1, d2])
+    event(
+        s,
+        events,
+        "rent_rolled",
+        f"{name(s, dice['player'])} rolled {d1} and {d2} for the "
+        f"rent on {deed_name(prop)}: {dice['multiplier']} x {d1 + d2} = {money(amount)}.",
+        dice=[d1, d2],
+    )
     open_claim(s, events, s["properties"][prop]["owner"], dice["player"], prop, amount)
 
 
@@ -395,32 +541,49 @@ def _jailed_turn(s: dict, c: dict) -> dict:
     if not p["in_jail"]:
         raise DomainError(f"{p['name']} is not in Jail.", "not_in_jail")
     if s["turn"]["player"] != p["id"]:
-        raise DomainError(f"{p['name']} can leave Jail only at the start of their own turn, "
-                          "before rolling.", "not_your_turn")
+        raise DomainError(
+            f"{p['name']} can leave Jail only at the start of their own turn, before rolling.",
+            "not_your_turn",
+        )
     return p
 
 
 def cmd_pay_jail_fine(s: dict, events: list, c: dict) -> None:
     p = _jailed_turn(s, c)
     if p["cash"] < JAIL_FINE:
-        raise DomainError(f"{p['name']} has only {money(p['cash'])}: the fine is {JAIL_FINE}.",
-                          "insufficient_cash")
+        raise DomainError(
+            f"{p['name']} has only {money(p['cash'])}: the fine is {JAIL_FINE}.",
+            "insufficient_cash",
+        )
     p["cash"] -= JAIL_FINE
     p["in_jail"], p["jail_attempts"] = False, 0
-    event(s, events, "jail_fine_paid", f"{p['name']} paid the {JAIL_FINE} fine and left Jail; "
-          "now roll and move as normal.", player=p["id"])
+    event(
+        s,
+        events,
+        "jail_fine_paid",
+        f"{p['name']} paid the {JAIL_FINE} fine and left Jail; now roll and move as normal.",
+        player=p["id"],
+    )
 
 
 def cmd_use_jail_card(s: dict, events: list, c: dict) -> None:
     deck = deck_field(c)  # a malformed command is refused as such, whatever the state
     p = _jailed_turn(s, c)
     if deck not in p["jail_cards"]:
-        raise DomainError(f"{p['name']} holds no {deck_name(deck)} Get Out of Jail Free card.",
-                          "no_jail_card")
+        raise DomainError(
+            f"{p['name']} holds no {deck_name(deck)} Get Out of Jail Free card.", "no_jail_card"
+        )
     p["jail_cards"].remove(deck)
     p["in_jail"], p["jail_attempts"] = False, 0
-    event(s, events, "jail_card_used", f"{p['name']} used the {deck_name(deck)} Get Out of Jail "
-          f"Free card (back to the bottom of its deck) and left Jail.", player=p["id"], deck=deck)
+    event(
+        s,
+        events,
+        "jail_card_used",
+        f"{p['name']} used the {deck_name(deck)} Get Out of Jail "
+        f"Free card (back to the bottom of its deck) and left Jail.",
+        player=p["id"],
+        deck=deck,
+    )
 
 
 def card_holder(s: dict, deck: str) -> dict | None:
@@ -434,25 +597,39 @@ def cmd_draw_card(s: dict, events: list, c: dict) -> None:
     deck = deck_field(c)
     card_id = field(c, "card")
     if not isinstance(card_id, str) or card_id not in CARDS[deck]:
-        raise BadCommand(f"There is no card '{str(card_id)[:60]}' in {deck_name(deck)}.",
-                         "unknown_card")
+        raise BadCommand(
+            f"There is no card '{str(card_id)[:60]}' in {deck_name(deck)}.", "unknown_card"
+        )
     require_playing(s)
     require_no_debt(s)
     pending = s["pending"]["card"]
     if not pending:
         raise DomainError("Nobody is waiting to draw a card.", "no_card_pending")
     if pending["deck"] != deck:
-        raise DomainError(f"{name(s, pending['player'])} landed on "
-                          f"{deck_name(pending['deck'])}: draw from that pile.", "wrong_deck")
+        raise DomainError(
+            f"{name(s, pending['player'])} landed on "
+            f"{deck_name(pending['deck'])}: draw from that pile.",
+            "wrong_deck",
+        )
     holder = card_holder(s, deck)
     if card_id == JAIL_CARD and holder:
-        raise DomainError(f"{holder['name']} holds the {deck_name(deck)} Get Out of Jail Free "
-                          "card, so it cannot be in the pile.", "card_held")
+        raise DomainError(
+            f"{holder['name']} holds the {deck_name(deck)} Get Out of Jail Free "
+            "card, so it cannot be in the pile.",
+            "card_held",
+        )
     s["pending"]["card"] = None
     pid = pending["player"]
     card = CARDS[deck][card_id]
-    event(s, events, "card_drawn", f"{name(s, pid)} drew {deck_name(deck)}: {card.text}",
-          player=pid, deck=deck, card=card_id)
+    event(
+        s,
+        events,
+        "card_drawn",
+        f"{name(s, pid)} drew {deck_name(deck)}: {card.text}",
+        player=pid,
+        deck=deck,
+        card=card_id,
+    )
     resolve_card(s, events, pid, deck, card.effect)
 
 
@@ -476,8 +653,15 @@ def resolve_card(s: dict, events: list, pid: str, deck: str, e: dict) -> None:
         pay(s, events, pid, None, e["amount"], "card", "card")
     elif kind == "get_out_of_jail_free":
         p["jail_cards"].append(deck)
-        event(s, events, "jail_card_kept", f"{p['name']} keeps the {deck_name(deck)} Get Out of "
-              "Jail Free card until it is used or traded.", player=pid, deck=deck)
+        event(
+            s,
+            events,
+            "jail_card_kept",
+            f"{p['name']} keeps the {deck_name(deck)} Get Out of "
+            "Jail Free card until it is used or traded.",
+            player=pid,
+            deck=deck,
+        )
     elif kind == "go_to_jail":
         send_to_jail(s, events, pid, "drew Go to Jail")
     elif kind == "repairs":
@@ -487,15 +671,16 @@ def resolve_card(s: dict, events: list, pid: str, deck: str, e: dict) -> None:
         if amount == 0:
             event(s, events, "repairs", f"{p['name']} has no buildings: the repairs cost nothing.")
         else:
-            pay(s, events, pid, None, amount, "card",
-                f"repairs: {houses} houses, {hotels} hotels")
+            pay(s, events, pid, None, amount, "card", f"repairs: {houses} houses, {hotels} hotels")
     elif kind == "pay_each_player":
         s["pending"]["payments"] = [
             {"from": pid, "to": o, "amount": e["amount"], "reason": "card"}
-            for o in others_from_left(s, pid)]
+            for o in others_from_left(s, pid)
+        ]
     elif kind == "collect_from_each_player":
         s["pending"]["payments"] = [
             {"from": o, "to": pid, "amount": e["amount"], "reason": "card"}
-            for o in others_from_left(s, pid)]
+            for o in others_from_left(s, pid)
+        ]
     else:  # pragma: no cover - the reference data has no other kinds
         raise AssertionError(kind)

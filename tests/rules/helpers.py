@@ -21,8 +21,15 @@ from banker.rules import BadCommand, DomainError, apply, new_game, public_state
 __all__ = ["BadCommand", "DomainError", "Game", "NO_PENDING", "pending", "started"]
 
 NO_PENDING = {
-    "offer": None, "auction": None, "auction_queue": [], "card": None, "dice": None,
-    "debt": None, "payments": [], "rent_claims": [], "final_round": False,
+    "offer": None,
+    "auction": None,
+    "auction_queue": [],
+    "card": None,
+    "dice": None,
+    "debt": None,
+    "payments": [],
+    "rent_claims": [],
+    "final_round": False,
 }
 
 
@@ -83,8 +90,12 @@ class Game:
 
         def arrange(s):
             for prop in props:
-                s["properties"][prop] = {"owner": pid, "mortgaged": mortgaged,
-                                         "houses": houses, "hotel": hotel}
+                s["properties"][prop] = {
+                    "owner": pid,
+                    "mortgaged": mortgaged,
+                    "houses": houses,
+                    "hotel": hotel,
+                }
                 s["bank"]["houses"] -= houses
                 s["bank"]["hotels"] -= 1 if hotel else 0
 
@@ -155,8 +166,9 @@ def pending(**changes) -> dict:
     return {**copy.deepcopy(NO_PENDING), **changes}
 
 
-def started(edition: str = "g0009", names=("Ann", "Bob", "Cat"), options=None,
-            first: str = "p1") -> Game:
+def started(
+    edition: str = "g0009", names=("Ann", "Bob", "Cat"), options=None, first: str = "p1"
+) -> Game:
     """A game already started, `first` to roll."""
     g = Game(edition, names, options)
     g.start(first)

@@ -4,12 +4,23 @@ from __future__ import annotations
 
 from .helpers import BadCommand, DomainError, Game, pending, started
 
-__all__ = ["BadCommand", "DomainError", "Game", "deed", "pending", "started", "bank",
-           "jail_cards", "trade", "debt"]
+__all__ = [
+    "BadCommand",
+    "DomainError",
+    "Game",
+    "deed",
+    "pending",
+    "started",
+    "bank",
+    "jail_cards",
+    "trade",
+    "debt",
+]
 
 
-def deed(owner: str | None = None, mortgaged: bool = False, houses: int = 0,
-         hotel: bool = False) -> dict:
+def deed(
+    owner: str | None = None, mortgaged: bool = False, houses: int = 0, hotel: bool = False
+) -> dict:
     """A whole entry of `properties` as the contract shows it."""
     return {"owner": owner, "mortgaged": mortgaged, "houses": houses, "hotel": hotel}
 
@@ -31,17 +42,31 @@ def jail_cards(g: Game, pid: str, *decks: str) -> None:
     g.setup(lambda s: Game._p(s, pid).update(jail_cards=list(decks)))
 
 
-def trade(frm: str, to: str, give: dict | None = None, receive: dict | None = None,
-          unmortgage: list | None = None) -> dict:
+def trade(
+    frm: str,
+    to: str,
+    give: dict | None = None,
+    receive: dict | None = None,
+    unmortgage: list | None = None,
+) -> dict:
     """A trade command; sides default to nothing."""
-    c = {"type": "trade", "from": frm, "to": to,
-         "give": {"cash": 0, "properties": [], "jail_cards": [], **(give or {})},
-         "receive": {"cash": 0, "properties": [], "jail_cards": [], **(receive or {})}}
+    c = {
+        "type": "trade",
+        "from": frm,
+        "to": to,
+        "give": {"cash": 0, "properties": [], "jail_cards": [], **(give or {})},
+        "receive": {"cash": 0, "properties": [], "jail_cards": [], **(receive or {})},
+    }
     if unmortgage is not None:
         c["unmortgage"] = unmortgage
     return c
 
 
 def debt(debtor: str, creditor: str | None, amount: int, reason: str, can_raise: int) -> dict:
-    return {"debtor": debtor, "creditor": creditor, "amount": amount, "reason": reason,
-            "can_raise": can_raise}
+    return {
+        "debtor": debtor,
+        "creditor": creditor,
+        "amount": amount,
+        "reason": reason,
+        "can_raise": can_raise,
+    }

@@ -49,15 +49,16 @@ def test_you_cannot_build_without_every_street_in_the_color_set(edition):
     g = started(edition)
     g.own("p1", "boardwalk")
     e = g.refused(DomainError, type="build", property="boardwalk")
-    assert e.message == ("Ann must own every dark blue street to build; Park Place is not "
-                         "theirs.")
+    assert e.message == ("Ann must own every dark blue street to build; Park Place is not theirs.")
     g.own("p2", "park-place")  # a set split between two players is no set
     g.refused(DomainError, type="build", property="boardwalk")
     g.refused(DomainError, type="build", property="park-place")
     g.own("p1", "oriental-avenue")
     e = g.refused(DomainError, type="build", property="oriental-avenue")
-    assert e.message == ("Ann must own every light blue street to build; Vermont Avenue and "
-                         "Connecticut Avenue are not theirs.")
+    assert e.message == (
+        "Ann must own every light blue street to build; Vermont Avenue and "
+        "Connecticut Avenue are not theirs."
+    )
 
 
 def test_nobody_builds_on_a_street_nobody_owns():
@@ -70,15 +71,17 @@ def test_nobody_builds_on_a_street_nobody_owns():
 
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_buildings_cannot_be_bought_anywhere_in_a_color_set_while_any_street_in_it_is_mortgaged(
-        edition):
+    edition,
+):
     """G0009: "Buildings cannot be bought anywhere in a color set while any street in it is
     mortgaged." Classic: "You cannot build on a set if any street in that set is mortgaged." """
     g = started(edition)
     g.own("p1", "park-place", mortgaged=True)
     g.own("p1", "boardwalk")
     e = g.refused(DomainError, type="build", property="boardwalk")
-    assert e.message == ("Park Place is mortgaged: no building on a color set with a mortgaged "
-                         "street.")
+    assert e.message == (
+        "Park Place is mortgaged: no building on a color set with a mortgaged street."
+    )
     g.refused(DomainError, type="build", property="park-place")
 
 
@@ -140,8 +143,11 @@ def test_build_evenly_one_house_on_every_street_before_a_second_on_any(edition):
     g.refused(DomainError, type="build", property="pennsylvania-avenue")
     g.do(type="build", property="north-carolina-avenue")
     g.do(type="build", property="north-carolina-avenue")
-    assert [g.prop(p) for p in GREEN] == [deed("p1", houses=1), deed("p1", houses=2),
-                                         deed("p1", houses=1)]
+    assert [g.prop(p) for p in GREEN] == [
+        deed("p1", houses=1),
+        deed("p1", houses=2),
+        deed("p1", houses=1),
+    ]
     assert g.cash()["p1"] == 1500 - 4 * 200
     assert g.state["bank"] == {"houses": 28, "hotels": 12}
 
@@ -158,8 +164,9 @@ def test_a_street_holds_at_most_four_houses_then_its_next_building_is_a_hotel(ed
     assert [g.prop(p) for p in DARK_BLUE] == [deed("p1", houses=4)] * 2
     assert g.state["bank"] == {"houses": 24, "hotels": 12}
     g.do(type="build", property="boardwalk")
-    assert g.texts() == ["Ann built a hotel on Boardwalk for 200, returning its four houses to "
-                         "the Bank."]
+    assert g.texts() == [
+        "Ann built a hotel on Boardwalk for 200, returning its four houses to the Bank."
+    ]
     assert g.prop("boardwalk") == deed("p1", hotel=True)
     assert g.state["bank"] == {"houses": 28, "hotels": 11}
     assert g.cash()["p1"] == 2000 - 9 * 200
@@ -216,13 +223,21 @@ def test_a_hotel_counts_as_five_houses_when_building_evenly(edition):
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
-@pytest.mark.parametrize("prop", ["reading-railroad", "short-line", "electric-company",
-                                  "water-works"])
+@pytest.mark.parametrize(
+    "prop", ["reading-railroad", "short-line", "electric-company", "water-works"]
+)
 def test_railroads_and_utilities_do_not_take_buildings(edition, prop):
     """G0009: "Railroads and utilities do not take buildings." """
     g = started(edition)
-    g.own("p1", "reading-railroad", "pennsylvania-railroad", "b-and-o-railroad", "short-line",
-          "electric-company", "water-works")
+    g.own(
+        "p1",
+        "reading-railroad",
+        "pennsylvania-railroad",
+        "b-and-o-railroad",
+        "short-line",
+        "electric-company",
+        "water-works",
+    )
     e = g.refused(DomainError, type="build", property=prop)
     assert e.message.endswith("railroads and utilities take no buildings.")
     e = g.refused(DomainError, type="sell_building", property=prop)
@@ -288,8 +303,10 @@ def test_several_players_wanting_the_last_house_make_the_banker_auction_it(editi
     bank(g, houses=1)
     g.do(type="building_auction", kind="house")
     assert g.pending == pending(auction={"item": "house", "high_bid": 0, "high_bidder": None})
-    assert g.texts() == ["Several players want the Bank's last houses: the Banker auctions one "
-                         "house; bids open at 10."]
+    assert g.texts() == [
+        "Several players want the Bank's last houses: the Banker auctions one "
+        "house; bids open at 10."
+    ]
     g.refused(DomainError, type="bid", player="p2", amount=9)
     g.do(type="bid", player="p2", amount=10)
     g.refused(DomainError, type="bid", player="p1", amount=10)
@@ -310,8 +327,9 @@ def test_the_winner_of_a_building_auction_pays_the_bid_to_the_bank_and_places_it
     g.do(type="bid", player="p1", amount=260)
     g.refused(BadCommand, type="close_auction")
     e = g.refused(DomainError, type="close_auction", property="vermont-avenue")
-    assert e.message == ("Vermont Avenue is not Ann's: the house must go on one of the winner's "
-                         "streets.")
+    assert e.message == (
+        "Vermont Avenue is not Ann's: the house must go on one of the winner's streets."
+    )
     g.do(type="close_auction", property="park-place")
     assert g.texts() == ["Ann won the house at auction for 260 and placed it on Park Place."]
     assert g.cash() == {"p1": 1240, "p2": 1500, "p3": 1500}
@@ -344,15 +362,13 @@ def test_a_bid_for_a_building_is_refused_from_a_player_who_could_not_place_it(ed
     bank(g, houses=1, hotels=1)
     g.do(type="building_auction", kind="house")
     e = g.refused(DomainError, type="bid", player="p2", amount=10)
-    assert e.message == ("Bob has no street where a house could legally go, so cannot bid for "
-                         "it.")
+    assert e.message == ("Bob has no street where a house could legally go, so cannot bid for it.")
     g.do(type="bid", player="p3", amount=10)
     g.do(type="close_auction", property="pacific-avenue")
     assert g.prop("pacific-avenue") == deed("p3", houses=4)
     g.do(type="building_auction", kind="hotel")
     e = g.refused(DomainError, type="bid", player="p3", amount=20)
-    assert e.message == ("Cat has no street where a hotel could legally go, so cannot bid for "
-                         "it.")
+    assert e.message == ("Cat has no street where a hotel could legally go, so cannot bid for it.")
     g.refused(DomainError, type="bid", player="p1", amount=20)
 
 
@@ -442,8 +458,11 @@ def test_houses_are_removed_evenly_across_their_color_set(edition):
     assert e.message == "Sell evenly: Oriental Avenue has more buildings."
     g.do(type="sell_building", property="oriental-avenue")
     g.do(type="sell_building", property="connecticut-avenue")
-    assert [g.prop(p) for p in LIGHT_BLUE] == [deed("p1", houses=1), deed("p1", houses=1),
-                                              deed("p1")]
+    assert [g.prop(p) for p in LIGHT_BLUE] == [
+        deed("p1", houses=1),
+        deed("p1", houses=1),
+        deed("p1"),
+    ]
     assert g.cash()["p1"] == 1550
 
 
@@ -465,8 +484,9 @@ def test_a_hotel_sells_for_half_and_comes_back_as_four_houses(edition):
     g.own("p1", *DARK_BLUE, hotel=True)
     assert g.state["bank"] == {"houses": 32, "hotels": 10}
     g.do(type="sell_building", property="boardwalk")
-    assert g.texts() == ["Ann sold the hotel (it comes back as four houses) on Boardwalk back to "
-                         "the Bank for 100."]
+    assert g.texts() == [
+        "Ann sold the hotel (it comes back as four houses) on Boardwalk back to the Bank for 100."
+    ]
     assert g.cash()["p1"] == 1600
     assert g.prop("boardwalk") == deed("p1", houses=4)
     assert g.state["bank"] == {"houses": 28, "hotels": 11}
@@ -511,9 +531,11 @@ def test_with_fewer_than_four_houses_in_the_bank_the_hotel_development_goes_back
     assert g.prop("boardwalk") == deed("p1")
     assert g.prop("park-place") == deed("p1", houses=1)
     assert g.state["bank"] == {"houses": 2, "hotels": 12}
-    assert g.texts() == ["Ann sold the whole hotel development on Boardwalk back to the Bank "
-                         "(the Bank lacked four houses; the dark blue set sold down evenly) for "
-                         "900."]
+    assert g.texts() == [
+        "Ann sold the whole hotel development on Boardwalk back to the Bank "
+        "(the Bank lacked four houses; the dark blue set sold down evenly) for "
+        "900."
+    ]
 
 
 def test_under_the_hotel_shortage_ruling_houses_elsewhere_in_the_set_are_sold_down_to_one():
@@ -527,8 +549,7 @@ def test_under_the_hotel_shortage_ruling_houses_elsewhere_in_the_set_are_sold_do
     g.do(type="sell_building", property="pacific-avenue")
     # Pacific 500; North Carolina 3 houses 300; Pennsylvania hotel to one house 400.
     assert g.cash()["p1"] == 1500 + 500 + 300 + 400
-    assert [g.prop(p) for p in GREEN] == [deed("p1"), deed("p1", houses=1),
-                                         deed("p1", houses=1)]
+    assert [g.prop(p) for p in GREEN] == [deed("p1"), deed("p1", houses=1), deed("p1", houses=1)]
     assert g.state["bank"] == {"houses": 3 - 1, "hotels": 12}
 
 
@@ -553,8 +574,11 @@ def test_under_the_hotel_shortage_ruling_bare_and_one_house_streets_stay_as_they
     bank(g, houses=2)
     g.do(type="sell_building", property="oriental-avenue")
     assert g.cash()["p1"] == 1500 + (50 + 200) // 2 + 2 * 3 * 25
-    assert [g.prop(p) for p in LIGHT_BLUE] == [deed("p1"), deed("p1", houses=1),
-                                              deed("p1", houses=1)]
+    assert [g.prop(p) for p in LIGHT_BLUE] == [
+        deed("p1"),
+        deed("p1", houses=1),
+        deed("p1", houses=1),
+    ]
     assert g.state["bank"] == {"houses": 8, "hotels": 12}
 
 
@@ -570,18 +594,22 @@ def test_with_four_houses_in_the_bank_the_ordinary_hotel_sale_applies_even_under
     assert g.state["bank"] == {"houses": 0, "hotels": 11}
 
 
-@pytest.mark.parametrize("edition,options", [("g0009", {"hotel_shortage_ruling": False}),
-                                             ("classic", None)])
-def test_without_the_ruling_a_hotel_cannot_be_sold_while_the_bank_lacks_four_houses(edition,
-                                                                                  options):
+@pytest.mark.parametrize(
+    "edition,options", [("g0009", {"hotel_shortage_ruling": False}), ("classic", None)]
+)
+def test_without_the_ruling_a_hotel_cannot_be_sold_while_the_bank_lacks_four_houses(
+    edition, options
+):
     """README: "with the option off, refused"; classic: "refused". The hotel must "exchange it
     immediately for four houses", and the Bank has not got them."""
     g = started(edition, options=options)
     g.own("p1", *DARK_BLUE, hotel=True)
     bank(g, houses=3)
     e = g.refused(DomainError, type="sell_building", property="boardwalk")
-    assert e.message == ("The Bank has only 3 houses: a hotel sold comes back as four houses, so "
-                         "it cannot be sold now.")
+    assert e.message == (
+        "The Bank has only 3 houses: a hotel sold comes back as four houses, so "
+        "it cannot be sold now."
+    )
 
 
 def test_the_hotel_shortage_ruling_is_not_offered_with_classic():
@@ -608,8 +636,10 @@ def test_an_auctioned_building_the_winner_can_no_longer_place_stays_in_the_bank(
     g.do(type="sell_building", property="pacific-avenue")  # the hotel takes the four houses
     assert g.state["bank"] == {"houses": 0, "hotels": 10}
     g.do(type="close_auction", property="vermont-avenue")
-    assert g.texts() == ["Bob can no longer legally place the house or pay 30 for it: no sale, "
-                         "the house stays in the Bank."]
+    assert g.texts() == [
+        "Bob can no longer legally place the house or pay 30 for it: no sale, "
+        "the house stays in the Bank."
+    ]
     assert g.cash() == {"p1": 1500, "p2": 1500, "p3": 1600}
     assert g.prop("vermont-avenue") == deed("p2")
     assert g.pending == pending()

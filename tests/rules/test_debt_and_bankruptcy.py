@@ -45,8 +45,10 @@ def test_money_owed_without_the_cash_becomes_the_pending_debt(edition):
     # Three houses at 25 and three mortgages (50, 50, 60): 235 could still be raised.
     assert g.pending == pending(debt=debt("p1", None, 200, "tax", 235))
     assert g.cash()["p1"] == 100
-    assert "Ann cannot pay 200 to the Bank (Income Tax) with 100 in cash: a debt until raised or " \
+    assert (
+        "Ann cannot pay 200 to the Bank (Income Tax) with 100 in cash: a debt until raised or "
         "bankrupt." in g.texts()
+    )
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
@@ -57,8 +59,9 @@ def test_pay_the_debt_once_selling_and_mortgaging_have_raised_the_cash(edition):
     g.own("p1", *LIGHT_BLUE, houses=1)
     land_on_income_tax(g)
     e = g.refused(DomainError, type="pay_debt")
-    assert e.message == ("Ann has 100 of the 200 owed: raise more by selling buildings, "
-                         "mortgaging or trading.")
+    assert e.message == (
+        "Ann has 100 of the 200 owed: raise more by selling buildings, mortgaging or trading."
+    )
     for prop in LIGHT_BLUE:
         g.do(type="sell_building", property=prop)
     assert g.pending == pending(debt=debt("p1", None, 200, "tax", 160))
@@ -121,8 +124,10 @@ def test_no_bankruptcy_while_selling_and_mortgaging_could_still_cover_the_debt(e
     g.own("p1", *LIGHT_BLUE, houses=1)
     land_on_income_tax(g)
     e = g.refused(DomainError, type="bankrupt", player="p1")
-    assert e.message == ("Ann can still raise 235 by selling buildings and mortgaging, enough "
-                         "for the 200 owed: not bankrupt.")
+    assert e.message == (
+        "Ann can still raise 235 by selling buildings and mortgaging, enough "
+        "for the 200 owed: not bankrupt."
+    )
 
 
 def test_only_the_debtor_can_go_bankrupt():
@@ -211,16 +216,31 @@ def test_g0009_bankrupt_to_a_player_buildings_are_sold_and_everything_passes_mor
     (the proceeds are part of what passes on)"."""
     g = rent_game("g0009")
     g.do(type="bankrupt", player="p1")
-    assert g.texts() == ["Ann is bankrupt and out of the game: Bob receives 655, Reading "
-                         "Railroad, Electric Company, St. James Place, Tennessee Avenue and New "
-                         "York Avenue (mortgaged) and the Get Out of Jail Free cards."]
+    assert g.texts() == [
+        "Ann is bankrupt and out of the game: Bob receives 655, Reading "
+        "Railroad, Electric Company, St. James Place, Tennessee Avenue and New "
+        "York Avenue (mortgaged) and the Get Out of Jail Free cards."
+    ]
     assert g.cash() == {"p1": 0, "p2": 1500 + 100 + 200 + 355, "p3": 1500}
-    for prop in ("st-james-place", "tennessee-avenue", "new-york-avenue", "reading-railroad",
-                 "electric-company"):
+    for prop in (
+        "st-james-place",
+        "tennessee-avenue",
+        "new-york-avenue",
+        "reading-railroad",
+        "electric-company",
+    ):
         assert g.prop(prop) == deed("p2", mortgaged=True)
     assert g.player("p1") == {
-        "id": "p1", "name": "Ann", "members": ["Ann"], "cash": 0, "position": 39,
-        "in_jail": False, "jail_attempts": 0, "jail_cards": [], "eliminated": True}
+        "id": "p1",
+        "name": "Ann",
+        "members": ["Ann"],
+        "cash": 0,
+        "position": 39,
+        "in_jail": False,
+        "jail_attempts": 0,
+        "jail_cards": [],
+        "eliminated": True,
+    }
     assert g.player("p2")["jail_cards"] == ["chance"]
     assert g.state["bank"] == {"houses": 32, "hotels": 10}
     assert g.pending == pending()
@@ -233,8 +253,10 @@ def test_g0009_the_creditor_may_lift_received_mortgages_at_once_at_the_printed_c
     API: "the command may carry `"unmortgage": [ids]` for deeds the creditor lifts at once"."""
     g = rent_game("g0009")
     g.do(type="bankrupt", player="p1", unmortgage=["new-york-avenue", "reading-railroad"])
-    assert g.texts()[1:] == ["Bob lifted the mortgage on Reading Railroad for 110.",
-                             "Bob lifted the mortgage on New York Avenue for 110."]
+    assert g.texts()[1:] == [
+        "Bob lifted the mortgage on Reading Railroad for 110.",
+        "Bob lifted the mortgage on New York Avenue for 110.",
+    ]
     assert g.cash()["p2"] == 1500 + 655 - 220
     assert g.prop("new-york-avenue") == deed("p2")
     assert g.prop("reading-railroad") == deed("p2")
@@ -251,7 +273,8 @@ def test_classic_bankrupt_to_a_player_the_creditor_pays_ten_percent_on_the_mortg
     assert g.texts()[1:] == [
         "Bob lifted the mortgage on New York Avenue for 110.",
         "Bob paid the Bank 36 (10% interest to keep Reading Railroad, Electric Company, St. James "
-        "Place and Tennessee Avenue mortgaged)."]
+        "Place and Tennessee Avenue mortgaged).",
+    ]
     assert g.cash() == {"p1": 0, "p2": 1500 + 655 - 110 - 36, "p3": 1500}
     assert g.prop("new-york-avenue") == deed("p2")
     assert g.prop("electric-company") == deed("p2", mortgaged=True)
@@ -264,8 +287,9 @@ def test_the_creditor_can_lift_at_once_only_what_the_cash_covers():
     g.own("p1", "reading-railroad", "short-line", mortgaged=True)
     g.set_cash(p1=0, p2=100)
     g.setup(lambda s: s["pending"].update(debt=debt("p1", "p2", 500, "rent", 0)))
-    e = g.refused(DomainError, type="bankrupt", player="p1",
-                  unmortgage=["reading-railroad", "short-line"])
+    e = g.refused(
+        DomainError, type="bankrupt", player="p1", unmortgage=["reading-railroad", "short-line"]
+    )
     assert e.message == "Bob cannot afford 220 to lift those mortgages now."
     e = g.refused(DomainError, type="bankrupt", player="p1", unmortgage=["boardwalk"])
     assert e.message == "Boardwalk is not among Ann's deeds."
@@ -303,7 +327,8 @@ def bank_bankruptcy(edition="g0009"):
 
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_bankrupt_to_the_bank_the_deeds_return_unmortgaged_and_are_auctioned_in_board_order(
-        edition):
+    edition,
+):
     """G0009: "Against the Bank, return your properties; their mortgages are canceled and the
     Banker immediately auctions those deeds. Return any Get Out of Jail Free cards to the bottom
     of the correct decks." Classic: "If you owe the Bank, your properties go back to the Bank and
@@ -312,11 +337,12 @@ def test_bankrupt_to_the_bank_the_deeds_return_unmortgaged_and_are_auctioned_in_
     assert g.texts() == [
         "Ann is bankrupt to the Bank and out of the game: 110 in cash goes to the Bank; the deeds "
         "return unmortgaged and are auctioned; jail cards go back to their decks.",
-        "Returned by a bankrupt player: the Banker auctions Mediterranean Avenue; bids open at "
-        "10."]
+        "Returned by a bankrupt player: the Banker auctions Mediterranean Avenue; bids open at 10.",
+    ]
     assert g.pending == pending(
         auction={"item": "mediterranean-avenue", "high_bid": 0, "high_bidder": None},
-        auction_queue=["baltic-avenue", "reading-railroad"])
+        auction_queue=["baltic-avenue", "reading-railroad"],
+    )
     for prop in ("mediterranean-avenue", "baltic-avenue", "reading-railroad"):
         assert g.prop(prop) == deed()
     assert g.cash() == {"p1": 0, "p2": 1500, "p3": 1500}
@@ -328,11 +354,13 @@ def test_bankrupt_to_the_bank_the_deeds_return_unmortgaged_and_are_auctioned_in_
     assert g.prop("mediterranean-avenue") == deed("p3")
     assert g.pending == pending(
         auction={"item": "baltic-avenue", "high_bid": 0, "high_bidder": None},
-        auction_queue=["reading-railroad"])
+        auction_queue=["reading-railroad"],
+    )
     g.do(type="close_auction")  # nobody bids: Baltic stays in the Bank
     assert g.prop("baltic-avenue") == deed()
     assert g.pending == pending(
-        auction={"item": "reading-railroad", "high_bid": 0, "high_bidder": None})
+        auction={"item": "reading-railroad", "high_bid": 0, "high_bidder": None}
+    )
     g.do(type="bid", player="p2", amount=150)
     g.do(type="close_auction")
     assert g.prop("reading-railroad") == deed("p2")
@@ -389,13 +417,22 @@ def test_an_eliminated_player_is_never_owed_rent_and_owes_none():
     g.own("p1", "short-line", mortgaged=True)
     g.own("p3", "reading-railroad")
     g.set_cash(p1=0)
-    g.setup(lambda s: s["pending"].update(
-        debt=debt("p1", "p2", 50, "card", 0),
-        payments=[{"from": "p3", "to": "p1", "amount": 50, "reason": "card"}],
-        rent_claims=[{"id": "c1", "owner": "p1", "payer": "p2", "property": "short-line",
-                      "amount": 25},
-                     {"id": "c2", "owner": "p3", "payer": "p1", "property": "reading-railroad",
-                      "amount": 25}]))
+    g.setup(
+        lambda s: s["pending"].update(
+            debt=debt("p1", "p2", 50, "card", 0),
+            payments=[{"from": "p3", "to": "p1", "amount": 50, "reason": "card"}],
+            rent_claims=[
+                {"id": "c1", "owner": "p1", "payer": "p2", "property": "short-line", "amount": 25},
+                {
+                    "id": "c2",
+                    "owner": "p3",
+                    "payer": "p1",
+                    "property": "reading-railroad",
+                    "amount": 25,
+                },
+            ],
+        )
+    )
     g.do(type="bankrupt", player="p1")
     assert g.pending == pending()
     assert g.cash() == {"p1": 0, "p2": 1500, "p3": 1500}

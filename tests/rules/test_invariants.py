@@ -16,15 +16,46 @@ from hypothesis import strategies as st
 from banker.rules import DomainError, apply, new_game, public_state, replay
 from banker.rules.board import CARDS, COLOR_GROUPS, DEED_IDS, DEEDS, GROUPS
 
-TYPES = ["start", "roll", "buy", "auction", "bid", "close_auction", "draw_card", "rent_roll",
-         "claim_rent", "pay_jail_fine", "use_jail_card", "build", "sell_building",
-         "building_auction", "mortgage", "unmortgage", "trade", "pay_debt", "bankrupt",
-         "call_time", "adjust", "move", "undo", "teleport"]
+TYPES = [
+    "start",
+    "roll",
+    "buy",
+    "auction",
+    "bid",
+    "close_auction",
+    "draw_card",
+    "rent_roll",
+    "claim_rent",
+    "pay_jail_fine",
+    "use_jail_card",
+    "build",
+    "sell_building",
+    "building_auction",
+    "mortgage",
+    "unmortgage",
+    "trade",
+    "pay_debt",
+    "bankrupt",
+    "call_time",
+    "adjust",
+    "move",
+    "undo",
+    "teleport",
+]
 # The table mostly rolls and settles what the roll opened; the rest is drawn less often.
-WEIGHTED = ["roll"] * 4 + ["build"] * 6 + ["sell_building", "mortgage", "unmortgage"] * 2 \
-    + ["trade"] * 4 + TYPES
-SETTINGS = settings(max_examples=100, deadline=None, database=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+WEIGHTED = (
+    ["roll"] * 4
+    + ["build"] * 6
+    + ["sell_building", "mortgage", "unmortgage"] * 2
+    + ["trade"] * 4
+    + TYPES
+)
+SETTINGS = settings(
+    max_examples=100,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 
 # --- drawing commands -------------------------------------------------------------------------
@@ -67,10 +98,16 @@ def a_side(data, s, pid):
     props = data.draw(st.lists(st.sampled_from(mine or list(DEED_IDS)), max_size=3, unique=True))
     held = next((p["jail_cards"] for p in s["players"] if p["id"] == pid), [])
     decks = held if held and data.draw(st.integers(0, 4)) else ["chance", "community_chest"]
-    cards = data.draw(st.lists(st.sampled_from(decks), max_size=2, unique=True)) \
-        if data.draw(st.integers(0, 3)) == 0 else []
-    return {"cash": data.draw(st.sampled_from([0, 0, 0, 1, 50, 200, 1000, 5000])),
-            "properties": props, "jail_cards": cards}
+    cards = (
+        data.draw(st.lists(st.sampled_from(decks), max_size=2, unique=True))
+        if data.draw(st.integers(0, 3)) == 0
+        else []
+    )
+    return {
+        "cash": data.draw(st.sampled_from([0, 0, 0, 1, 50, 200, 1000, 5000])),
+        "properties": props,
+        "jail_cards": cards,
+    }
 
 
 def what_the_table_does_next(data, s) -> dict | None:
@@ -82,16 +119,18 @@ def what_the_table_does_next(data, s) -> dict | None:
         debtor = pending["debt"]["debtor"]
         mine = [d for d in DEED_IDS if s["properties"][d]["owner"] == debtor]
         options = [{"type": "pay_debt"}, {"type": "bankrupt", "player": debtor}]
-        options += [{"type": k, "property": d} for d in mine
-                    for k in ("mortgage", "sell_building")]
+        options += [{"type": k, "property": d} for d in mine for k in ("mortgage", "sell_building")]
         return data.draw(st.sampled_from(options))
     if pending["offer"]:
         return {"type": data.draw(st.sampled_from(["buy", "buy", "auction"]))}
     a = pending["auction"]
     if a:
         if a["high_bidder"] is None or data.draw(st.integers(0, 2)):
-            return {"type": "bid", "player": data.draw(st.sampled_from(live_ids(s))),
-                    "amount": max(9, a["high_bid"]) + data.draw(st.integers(1, 60))}
+            return {
+                "type": "bid",
+                "player": data.draw(st.sampled_from(live_ids(s))),
+                "amount": max(9, a["high_bid"]) + data.draw(st.integers(1, 60)),
+            }
         c = {"type": "close_auction"}
         if a["item"] in ("house", "hotel"):
             mine = [d for d in DEED_IDS if s["properties"][d]["owner"] == a["high_bidder"]]
@@ -99,8 +138,11 @@ def what_the_table_does_next(data, s) -> dict | None:
         return c
     if pending["card"]:
         deck = pending["card"]["deck"]
-        return {"type": "draw_card", "deck": deck,
-                "card": data.draw(st.sampled_from(sorted(CARDS[deck])))}
+        return {
+            "type": "draw_card",
+            "deck": deck,
+            "card": data.draw(st.sampled_from(sorted(CARDS[deck]))),
+        }
     if pending["dice"]:
         return {"type": "rent_roll", "dice": dice(data)}
     if pending["rent_claims"] and data.draw(st.booleans()):
@@ -129,35 +171,52 @@ def a_command(data, s) -> dict:
             c["property"] = a_property(data, s)
     elif kind == "draw_card":
         deck = (pending["card"] or {}).get("deck") or data.draw(
-            st.sampled_from(["chance", "community_chest"]))
+            st.sampled_from(["chance", "community_chest"])
+        )
         c["deck"] = deck if data.draw(st.integers(0, 9)) else "tarot"
         c["card"] = data.draw(st.sampled_from(sorted(CARDS.get(deck, CARDS["chance"]))))
     elif kind == "rent_roll":
         c["dice"] = dice(data)
     elif kind == "claim_rent":
         ids = [cl["id"] for cl in pending["rent_claims"]]
-        c["claim"] = data.draw(st.sampled_from(ids)) if ids and data.draw(st.integers(0, 5)) \
+        c["claim"] = (
+            data.draw(st.sampled_from(ids))
+            if ids and data.draw(st.integers(0, 5))
             else data.draw(st.sampled_from(["c999", "", 7]))
+        )
     elif kind in ("pay_jail_fine", "use_jail_card"):
         c["player"] = turn["player"] if data.draw(st.booleans()) else a_player(data, s)
         if kind == "use_jail_card":
             c["deck"] = data.draw(st.sampled_from(["chance", "community_chest", "tarot"]))
     elif kind in ("build", "sell_building", "mortgage", "unmortgage"):
-        in_sets = [d for g in COLOR_GROUPS for d in GROUPS[g]
-                   if len({s["properties"][x]["owner"] for x in GROUPS[g]} - {None}) == 1
-                   and None not in {s["properties"][x]["owner"] for x in GROUPS[g]}]
-        c["property"] = data.draw(st.sampled_from(in_sets)) \
-            if in_sets and data.draw(st.booleans()) else a_property(data, s)
+        in_sets = [
+            d
+            for g in COLOR_GROUPS
+            for d in GROUPS[g]
+            if len({s["properties"][x]["owner"] for x in GROUPS[g]} - {None}) == 1
+            and None not in {s["properties"][x]["owner"] for x in GROUPS[g]}
+        ]
+        c["property"] = (
+            data.draw(st.sampled_from(in_sets))
+            if in_sets and data.draw(st.booleans())
+            else a_property(data, s)
+        )
     elif kind == "building_auction":
         c["kind"] = data.draw(st.sampled_from(["house", "hotel", "house", "castle"]))
     elif kind == "trade":
         a = a_player(data, s)
         others = [x for x in live_ids(s) if x != a]
-        b = data.draw(st.sampled_from(others)) if others and data.draw(st.integers(0, 5)) \
+        b = (
+            data.draw(st.sampled_from(others))
+            if others and data.draw(st.integers(0, 5))
             else a_player(data, s)
+        )
         c.update({"from": a, "to": b, "give": a_side(data, s, a), "receive": a_side(data, s, b)})
-        mortgaged = [d for d in c["give"]["properties"] + c["receive"]["properties"]
-                     if s["properties"][d]["mortgaged"]]
+        mortgaged = [
+            d
+            for d in c["give"]["properties"] + c["receive"]["properties"]
+            if s["properties"][d]["mortgaged"]
+        ]
         if mortgaged and data.draw(st.booleans()):
             c["unmortgage"] = data.draw(st.lists(st.sampled_from(mortgaged), unique=True))
     elif kind == "bankrupt":
@@ -167,8 +226,11 @@ def a_command(data, s) -> dict:
         if owned and data.draw(st.integers(0, 3)) == 0:
             c["unmortgage"] = data.draw(st.lists(st.sampled_from(owned), max_size=2, unique=True))
     elif kind == "adjust":
-        c.update(player=a_player(data, s), amount=data.draw(st.integers(-300, 300)),
-                 reason=data.draw(st.sampled_from(["miscounted change", "", "x" * 300])))
+        c.update(
+            player=a_player(data, s),
+            amount=data.draw(st.integers(-300, 300)),
+            reason=data.draw(st.sampled_from(["miscounted change", "", "x" * 300])),
+        )
     elif kind == "move":
         c.update(player=a_player(data, s), position=data.draw(st.integers(-1, 40)))
     return c
@@ -189,8 +251,11 @@ def a_table(data, s) -> None:
             st_ = s["properties"][d]
             st_["owner"] = owner if how == "one" else data.draw(st.sampled_from(ids + [None]))
             st_["mortgaged"] = st_["owner"] is not None and data.draw(st.integers(0, 4)) == 0
-        if how == "one" and DEEDS[group[0]].kind == "street" and not any(
-                s["properties"][d]["mortgaged"] for d in group):
+        if (
+            how == "one"
+            and DEEDS[group[0]].kind == "street"
+            and not any(s["properties"][d]["mortgaged"] for d in group)
+        ):
             base = data.draw(st.integers(0, 5))
             for d in group:
                 lvl = min(5, base + data.draw(st.integers(0, 1))) if base < 5 else 5
@@ -273,16 +338,18 @@ def play(data, s, steps: int) -> tuple[dict, list[dict]]:
     return s, accepted
 
 
-GAMES = st.sampled_from([
-    ("g0009", ["Ann", "Bob"], None),
-    ("g0009", ["Ann", "Bob", "Cat"], None),
-    ("g0009", ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"], None),
-    ("g0009", ["Ann", "Bob", "Cat", "Dan"], {"teams": True, "deadline": True}),
-    ("g0009", ["Ann", "Bob", "Cat"], {"auction_all": True, "hotel_shortage_ruling": False}),
-    ("g0009", ["Ann", "Bob", "Cat"], {"deadline": True}),
-    ("classic", ["Ann", "Bob"], None),
-    ("classic", ["Ann", "Bob", "Cat", "Dan"], None),
-])
+GAMES = st.sampled_from(
+    [
+        ("g0009", ["Ann", "Bob"], None),
+        ("g0009", ["Ann", "Bob", "Cat"], None),
+        ("g0009", ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"], None),
+        ("g0009", ["Ann", "Bob", "Cat", "Dan"], {"teams": True, "deadline": True}),
+        ("g0009", ["Ann", "Bob", "Cat"], {"auction_all": True, "hotel_shortage_ruling": False}),
+        ("g0009", ["Ann", "Bob", "Cat"], {"deadline": True}),
+        ("classic", ["Ann", "Bob"], None),
+        ("classic", ["Ann", "Bob", "Cat", "Dan"], None),
+    ]
+)
 
 
 @SETTINGS

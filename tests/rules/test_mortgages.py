@@ -54,8 +54,9 @@ def test_to_mortgage_a_street_first_sell_all_buildings_in_its_color_set(edition)
     g.own("p1", "vermont-avenue", "connecticut-avenue")
     for prop in ("oriental-avenue", "vermont-avenue"):
         e = g.refused(DomainError, type="mortgage", property=prop)
-    assert e.message == ("Sell every building on the light blue streets before mortgaging "
-                         "Vermont Avenue.")
+    assert e.message == (
+        "Sell every building on the light blue streets before mortgaging Vermont Avenue."
+    )
     g.do(type="sell_building", property="oriental-avenue")
     g.do(type="mortgage", property="vermont-avenue")
     assert g.cash()["p1"] == 1500 + 25 + 50
@@ -173,8 +174,11 @@ def test_unmortgaged_streets_in_a_complete_owned_set_still_collect_color_set_ren
     g.own("p2", "boardwalk")
     g.place("p1", 34)
     g.roll("p1", 2, 3)
-    assert g.pending == pending(rent_claims=[
-        {"id": "c1", "owner": "p2", "payer": "p1", "property": "boardwalk", "amount": 100}])
+    assert g.pending == pending(
+        rent_claims=[
+            {"id": "c1", "owner": "p2", "payer": "p1", "property": "boardwalk", "amount": 100}
+        ]
+    )
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
@@ -185,9 +189,17 @@ def test_mortgaged_railroads_count_for_the_owners_other_railroads_rent(edition):
     g.own("p2", *RAILROADS[1:], mortgaged=True)
     g.own("p2", "reading-railroad")
     g.roll("p1", 2, 3)
-    assert g.pending == pending(rent_claims=[
-        {"id": "c1", "owner": "p2", "payer": "p1", "property": "reading-railroad",
-         "amount": 200}])
+    assert g.pending == pending(
+        rent_claims=[
+            {
+                "id": "c1",
+                "owner": "p2",
+                "payer": "p1",
+                "property": "reading-railroad",
+                "amount": 200,
+            }
+        ]
+    )
 
 
 def test_g0009_a_mortgaged_utility_counts_for_the_ten_times_rent_of_the_other():
@@ -200,9 +212,11 @@ def test_g0009_a_mortgaged_utility_counts_for_the_ten_times_rent_of_the_other():
     g.roll("p1", 2, 3)
     assert g.pending["dice"]["multiplier"] == 10
     g.do(type="rent_roll", dice=[1, 2])
-    assert g.pending == pending(rent_claims=[
-        {"id": "c1", "owner": "p2", "payer": "p1", "property": "electric-company",
-         "amount": 30}])
+    assert g.pending == pending(
+        rent_claims=[
+            {"id": "c1", "owner": "p2", "payer": "p1", "property": "electric-company", "amount": 30}
+        ]
+    )
 
 
 def test_classic_a_mortgaged_utility_counts_for_the_ten_times_rent_of_the_other():
@@ -213,9 +227,11 @@ def test_classic_a_mortgaged_utility_counts_for_the_ten_times_rent_of_the_other(
     g.own("p2", "electric-company")
     g.place("p1", 7)
     g.roll("p1", 2, 3)
-    assert g.pending == pending(rent_claims=[
-        {"id": "c1", "owner": "p2", "payer": "p1", "property": "electric-company",
-         "amount": 50}])
+    assert g.pending == pending(
+        rent_claims=[
+            {"id": "c1", "owner": "p2", "payer": "p1", "property": "electric-company", "amount": 50}
+        ]
+    )
 
 
 @pytest.mark.parametrize("edition", EDITIONS)

@@ -30,11 +30,18 @@ def test_a_deal_may_exchange_cash_property_and_jail_cards_both_ways(edition):
     g.own("p2", "park-place")
     jail_cards(g, "p1", "chance")
     jail_cards(g, "p2", "community_chest")
-    g.do(**trade("p1", "p2",
-                 give={"cash": 100, "properties": ["boardwalk"], "jail_cards": ["chance"]},
-                 receive={"properties": ["park-place"], "jail_cards": ["community_chest"]}))
-    assert g.texts() == ["Ann traded Boardwalk, the Chance Get Out of Jail Free card and 100 to "
-                         "Bob for Park Place and the Community Chest Get Out of Jail Free card."]
+    g.do(
+        **trade(
+            "p1",
+            "p2",
+            give={"cash": 100, "properties": ["boardwalk"], "jail_cards": ["chance"]},
+            receive={"properties": ["park-place"], "jail_cards": ["community_chest"]},
+        )
+    )
+    assert g.texts() == [
+        "Ann traded Boardwalk, the Chance Get Out of Jail Free card and 100 to "
+        "Bob for Park Place and the Community Chest Get Out of Jail Free card."
+    ]
     assert g.cash() == {"p1": 1400, "p2": 1600, "p3": 1500}
     assert g.prop("boardwalk") == deed("p2")
     assert g.prop("park-place") == deed("p1")
@@ -88,9 +95,15 @@ def test_the_agreed_cash_and_deeds_are_handed_over_together_or_not_at_all(editio
     g = started(edition)
     g.own("p1", "boardwalk")
     g.own("p2", "park-place")
-    e = g.refused(DomainError, **trade(
-        "p1", "p2", give={"cash": 10, "properties": ["boardwalk"]},
-        receive={"properties": ["park-place", "short-line"]}))
+    e = g.refused(
+        DomainError,
+        **trade(
+            "p1",
+            "p2",
+            give={"cash": 10, "properties": ["boardwalk"]},
+            receive={"properties": ["park-place", "short-line"]},
+        ),
+    )
     assert e.message == "Bob does not own Short Line."
 
 
@@ -103,20 +116,34 @@ def test_you_cannot_hand_over_what_you_do_not_have(edition):
     g.own("p2", "park-place")
     jail_cards(g, "p2", "chance")
     g.set_cash(p1=300, p2=200)
-    e = g.refused(DomainError, **trade("p1", "p2", give={"properties": ["park-place"]},
-                                       receive={"cash": 50}))
+    e = g.refused(
+        DomainError, **trade("p1", "p2", give={"properties": ["park-place"]}, receive={"cash": 50})
+    )
     assert e.message == "Ann does not own Park Place."
-    e = g.refused(DomainError, **trade("p1", "p2", give={"cash": 301},
-                                       receive={"properties": ["park-place"]}))
+    e = g.refused(
+        DomainError, **trade("p1", "p2", give={"cash": 301}, receive={"properties": ["park-place"]})
+    )
     assert e.message == "Ann has only 300 in cash."
-    e = g.refused(DomainError, **trade("p1", "p2", give={"properties": ["boardwalk"]},
-                                       receive={"cash": 201}))
+    e = g.refused(
+        DomainError, **trade("p1", "p2", give={"properties": ["boardwalk"]}, receive={"cash": 201})
+    )
     assert e.message == "Bob has only 200 in cash."
-    e = g.refused(DomainError, **trade("p1", "p2", give={"jail_cards": ["chance"]},
-                                       receive={"properties": ["park-place"]}))
+    e = g.refused(
+        DomainError,
+        **trade(
+            "p1", "p2", give={"jail_cards": ["chance"]}, receive={"properties": ["park-place"]}
+        ),
+    )
     assert e.message == "Ann holds no Chance Get Out of Jail Free card."
-    e = g.refused(DomainError, **trade("p1", "p2", give={"properties": ["boardwalk"]},
-                                       receive={"jail_cards": ["community_chest"]}))
+    e = g.refused(
+        DomainError,
+        **trade(
+            "p1",
+            "p2",
+            give={"properties": ["boardwalk"]},
+            receive={"jail_cards": ["community_chest"]},
+        ),
+    )
     assert e.message == "Bob holds no Community Chest Get Out of Jail Free card."
     g.do(**trade("p1", "p2", give={"cash": 300}, receive={"properties": ["park-place"]}))
     assert g.cash() == {"p1": 0, "p2": 500, "p3": 1500}
@@ -132,14 +159,15 @@ def test_before_trading_a_street_sell_every_building_in_its_color_set(edition):
     g.own("p1", "boardwalk")
     g.own("p1", "short-line")
     g.own("p2", *("pacific-avenue", "north-carolina-avenue", "pennsylvania-avenue"), hotel=True)
-    e = g.refused(DomainError, **trade("p1", "p2", give={"properties": ["boardwalk"]},
-                                       receive={"cash": 500}))
-    assert e.message == ("Sell every building on the dark blue streets before trading "
-                         "Boardwalk.")
-    e = g.refused(DomainError, **trade("p1", "p2", give={"cash": 500},
-                                       receive={"properties": ["pacific-avenue"]}))
-    assert e.message == ("Sell every building on the green streets before trading Pacific "
-                         "Avenue.")
+    e = g.refused(
+        DomainError, **trade("p1", "p2", give={"properties": ["boardwalk"]}, receive={"cash": 500})
+    )
+    assert e.message == ("Sell every building on the dark blue streets before trading Boardwalk.")
+    e = g.refused(
+        DomainError,
+        **trade("p1", "p2", give={"cash": 500}, receive={"properties": ["pacific-avenue"]}),
+    )
+    assert e.message == ("Sell every building on the green streets before trading Pacific Avenue.")
     # A railroad is in no color set: a built set elsewhere does not stop it.
     g.do(**trade("p1", "p2", give={"properties": ["short-line"]}, receive={"cash": 150}))
     assert g.prop("short-line") == deed("p2")
@@ -166,8 +194,10 @@ def test_do_not_lend_money_cash_alone_is_no_deal(edition):
     or a card."""
     g = started(edition)
     e = g.refused(DomainError, **trade("p1", "p2", give={"cash": 200}))
-    assert e.message == ("A trade must hand over a deed or a Get Out of Jail Free card: cash alone "
-                         "would be a loan or a gift, which the rules do not allow.")
+    assert e.message == (
+        "A trade must hand over a deed or a Get Out of Jail Free card: cash alone "
+        "would be a loan or a gift, which the rules do not allow."
+    )
     g.refused(DomainError, **trade("p1", "p2", give={"cash": 200}, receive={"cash": 100}))
     e = g.refused(DomainError, **trade("p1", "p2"))
     assert e.message == "The trade exchanges nothing."
@@ -186,16 +216,19 @@ def test_a_trade_is_between_two_players_still_in_the_game(edition):
     g.refused(BadCommand, **trade("p1", "p9", give={"properties": ["boardwalk"]}))
 
 
-@pytest.mark.parametrize("command", [
-    {"give": {"cash": -5, "properties": ["boardwalk"]}},
-    {"give": {"cash": "100", "properties": ["boardwalk"]}},
-    {"give": {"properties": ["boardwalk", "boardwalk"]}},
-    {"give": {"properties": "boardwalk"}},
-    {"give": {"properties": ["the-strand"]}},
-    {"give": {"jail_cards": ["joker"]}},
-    {"give": ["boardwalk"]},
-    {"give": {"properties": ["boardwalk"]}, "unmortgage": "boardwalk"},
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        {"give": {"cash": -5, "properties": ["boardwalk"]}},
+        {"give": {"cash": "100", "properties": ["boardwalk"]}},
+        {"give": {"properties": ["boardwalk", "boardwalk"]}},
+        {"give": {"properties": "boardwalk"}},
+        {"give": {"properties": ["the-strand"]}},
+        {"give": {"jail_cards": ["joker"]}},
+        {"give": ["boardwalk"]},
+        {"give": {"properties": ["boardwalk"]}, "unmortgage": "boardwalk"},
+    ],
+)
 def test_a_malformed_trade_is_refused_as_malformed(command):
     """API: "HTTP 400 (malformed: wrong type, unknown field value, missing field)"."""
     g = started()
@@ -226,8 +259,15 @@ def test_g0009_the_new_owner_may_pay_the_printed_unmortgage_cost_immediately():
     """G0009: "G0009 lets its new owner either pay the printed unmortgage cost immediately"."""
     g = started("g0009")
     g.own("p1", "boardwalk", "park-place", mortgaged=True)
-    g.do(**trade("p1", "p2", give={"properties": ["boardwalk", "park-place"]},
-                 receive={"cash": 50}, unmortgage=["park-place"]))
+    g.do(
+        **trade(
+            "p1",
+            "p2",
+            give={"properties": ["boardwalk", "park-place"]},
+            receive={"cash": 50},
+            unmortgage=["park-place"],
+        )
+    )
     assert g.texts()[1:] == ["Bob lifted the mortgage on Park Place for 193."]
     assert g.cash() == {"p1": 1550, "p2": 1500 - 50 - 193, "p3": 1500}
     assert g.prop("park-place") == deed("p2")
@@ -239,10 +279,19 @@ def test_g0009_lifting_a_received_mortgage_now_needs_the_cash_after_the_deal():
     g = started("g0009")
     g.own("p1", "boardwalk", mortgaged=True)
     g.set_cash(p2=269)
-    e = g.refused(DomainError, **trade("p1", "p2", give={"properties": ["boardwalk"]},
-                                       receive={"cash": 50}, unmortgage=["boardwalk"]))
-    assert e.message == ("Bob would have 219 after the trade but needs 220 for the received "
-                         "mortgages.")
+    e = g.refused(
+        DomainError,
+        **trade(
+            "p1",
+            "p2",
+            give={"properties": ["boardwalk"]},
+            receive={"cash": 50},
+            unmortgage=["boardwalk"],
+        ),
+    )
+    assert e.message == (
+        "Bob would have 219 after the trade but needs 220 for the received mortgages."
+    )
 
 
 def test_classic_the_new_owner_may_pay_off_the_mortgage_right_away_at_mortgage_plus_ten_percent():
@@ -250,8 +299,15 @@ def test_classic_the_new_owner_may_pay_off_the_mortgage_right_away_at_mortgage_p
     mortgage right away, or pay the Bank 10% of the mortgage value now and keep the mortgage." """
     g = started("classic")
     g.own("p1", "electric-company", mortgaged=True)
-    g.do(**trade("p1", "p2", give={"properties": ["electric-company"]}, receive={"cash": 10},
-                 unmortgage=["electric-company"]))
+    g.do(
+        **trade(
+            "p1",
+            "p2",
+            give={"properties": ["electric-company"]},
+            receive={"cash": 10},
+            unmortgage=["electric-company"],
+        )
+    )
     assert g.cash() == {"p1": 1510, "p2": 1500 - 10 - 83, "p3": 1500}
     assert g.prop("electric-company") == deed("p2")
 
@@ -263,11 +319,18 @@ def test_classic_keeping_a_received_mortgage_costs_ten_percent_of_the_mortgage_v
     g = started("classic")
     g.own("p2", "park-place", "electric-company", mortgaged=True)
     g.own("p1", "boardwalk")
-    g.do(**trade("p1", "p2", give={"properties": ["boardwalk"]},
-                 receive={"properties": ["park-place", "electric-company"]}))
+    g.do(
+        **trade(
+            "p1",
+            "p2",
+            give={"properties": ["boardwalk"]},
+            receive={"properties": ["park-place", "electric-company"]},
+        )
+    )
     # 10% of 175 is 17.50 and of 75 is 7.50: rounded up, 18 + 8.
-    assert g.texts()[1:] == ["Ann paid the Bank 26 (10% interest to keep Park Place and Electric "
-                             "Company mortgaged)."]
+    assert g.texts()[1:] == [
+        "Ann paid the Bank 26 (10% interest to keep Park Place and Electric Company mortgaged)."
+    ]
     assert g.cash() == {"p1": 1474, "p2": 1500, "p3": 1500}
     assert g.prop("park-place") == deed("p1", mortgaged=True)
     assert g.prop("electric-company") == deed("p1", mortgaged=True)
@@ -280,10 +343,12 @@ def test_classic_the_ten_percent_must_be_there_or_the_deal_cannot_be_made():
     g = started("classic")
     g.own("p1", "boardwalk", mortgaged=True)
     g.set_cash(p2=19)
-    e = g.refused(DomainError, **trade("p1", "p2", give={"properties": ["boardwalk"]},
-                                       receive={"cash": 0}))
-    assert e.message == ("Bob would have 19 after the trade but needs 20 for the received "
-                         "mortgages.")
+    e = g.refused(
+        DomainError, **trade("p1", "p2", give={"properties": ["boardwalk"]}, receive={"cash": 0})
+    )
+    assert e.message == (
+        "Bob would have 19 after the trade but needs 20 for the received mortgages."
+    )
     g.set_cash(p2=20)
     g.do(**trade("p1", "p2", give={"properties": ["boardwalk"]}))
     assert g.cash()["p2"] == 0
@@ -297,12 +362,17 @@ def test_only_mortgaged_deeds_changing_hands_can_be_lifted_in_a_trade(edition):
     g.own("p1", "boardwalk", mortgaged=True)
     g.own("p1", "park-place")
     g.own("p2", "short-line", mortgaged=True)
-    e = g.refused(DomainError, **trade("p1", "p2", give={"properties": ["park-place"]},
-                                       unmortgage=["park-place"]))
-    assert e.message == ("Only mortgaged deeds changing hands in this trade can be lifted; Park "
-                         "Place is not one.")
-    g.refused(DomainError, **trade("p1", "p2", give={"properties": ["park-place"]},
-                                   unmortgage=["short-line"]))
+    e = g.refused(
+        DomainError,
+        **trade("p1", "p2", give={"properties": ["park-place"]}, unmortgage=["park-place"]),
+    )
+    assert e.message == (
+        "Only mortgaged deeds changing hands in this trade can be lifted; Park Place is not one."
+    )
+    g.refused(
+        DomainError,
+        **trade("p1", "p2", give={"properties": ["park-place"]}, unmortgage=["short-line"]),
+    )
 
 
 @pytest.mark.parametrize("edition", EDITIONS)

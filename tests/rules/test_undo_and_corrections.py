@@ -56,9 +56,12 @@ def test_undo_reaches_back_to_the_latest_roll_that_roll_included_and_no_further(
     g.do(type="close_auction")
     assert g.cash()["p3"] == 1450
     roll_events = None
-    for expected in ("Undid: Cat won Vermont Avenue at auction for 50.", "Undid: Cat bid 50.",
-                     "Undid: Bob declined to buy: the Banker auctions Vermont Avenue; bids open "
-                     "at 10.", "Undid: Bob rolled 3 and 5."):
+    for expected in (
+        "Undid: Cat won Vermont Avenue at auction for 50.",
+        "Undid: Cat bid 50.",
+        "Undid: Bob declined to buy: the Banker auctions Vermont Avenue; bids open at 10.",
+        "Undid: Bob rolled 3 and 5.",
+    ):
         g.do(type="undo")
         assert g.texts() == [expected]
         roll_events = g.events[0]["undid"]
@@ -70,7 +73,7 @@ def test_undo_reaches_back_to_the_latest_roll_that_roll_included_and_no_further(
 
 
 def test_undo_of_a_roll_is_named_by_the_roll_even_when_it_lapsed_a_claim():
-    """"Undid: ..." names the command taken back -- the roll, not the claim it made lapse. Undo
+    """ "Undid: ..." names the command taken back -- the roll, not the claim it made lapse. Undo
     takes the roll back whole (API), so the lapsed claim is open again: undo is for a roll recorded
     by mistake, and the Banker does not use it to get round "The missed-rent deadline still
     applies." """
@@ -135,7 +138,7 @@ def test_undo_rises_the_version_like_any_command():
 
 
 def test_undo_takes_back_a_rolls_jail_and_its_doubles_count():
-    """"On the third doubles roll, go directly to Jail" -- undone, Ann rolls her third again."""
+    """ "On the third doubles roll, go directly to Jail" -- undone, Ann rolls her third again."""
     g = started()
     g.roll("p1", 5, 5)
     g.roll("p1", 5, 5)
@@ -148,7 +151,7 @@ def test_undo_takes_back_a_rolls_jail_and_its_doubles_count():
 
 
 def test_corrections_after_a_roll_can_be_undone_too():
-    """"correct the payment or movement" -- a correction is a command like any other."""
+    """ "correct the payment or movement" -- a correction is a command like any other."""
     g = started()
     g.place("p1", 15)
     g.roll("p1", 1, 4)
@@ -164,7 +167,7 @@ def test_corrections_after_a_roll_can_be_undone_too():
 
 
 def test_the_banker_corrects_a_payment_with_a_reason():
-    """"if a mistake is noticed before the next roll, correct the payment" """
+    """ "if a mistake is noticed before the next roll, correct the payment" """
     g = started()
     g.do(type="adjust", player="p2", amount=200, reason="missed GO salary")
     assert g.texts() == ["The Banker gave Bob 200 to correct a mistake: missed GO salary."]
@@ -182,21 +185,24 @@ def test_a_correction_cannot_make_cash_negative():
     assert err.code == "negative_cash"
 
 
-@pytest.mark.parametrize("command", [
-    {"player": "p1", "amount": 10},
-    {"player": "p1", "amount": 10, "reason": ""},
-    {"player": "p1", "amount": 10, "reason": "   "},
-    {"player": "p1", "amount": 10, "reason": 5},
-    {"player": "p1", "amount": 0, "reason": "nothing"},
-    {"player": "p1", "amount": "10", "reason": "x"},
-    {"player": "p1", "amount": True, "reason": "x"},
-    {"player": "p1", "amount": 1.5, "reason": "x"},
-    {"player": "p1", "reason": "x"},
-    {"player": "p9", "amount": 10, "reason": "x"},
-    {"amount": 10, "reason": "x"},
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        {"player": "p1", "amount": 10},
+        {"player": "p1", "amount": 10, "reason": ""},
+        {"player": "p1", "amount": 10, "reason": "   "},
+        {"player": "p1", "amount": 10, "reason": 5},
+        {"player": "p1", "amount": 0, "reason": "nothing"},
+        {"player": "p1", "amount": "10", "reason": "x"},
+        {"player": "p1", "amount": True, "reason": "x"},
+        {"player": "p1", "amount": 1.5, "reason": "x"},
+        {"player": "p1", "reason": "x"},
+        {"player": "p9", "amount": 10, "reason": "x"},
+        {"amount": 10, "reason": "x"},
+    ],
+)
 def test_a_correction_needs_a_player_a_whole_amount_and_a_reason(command):
-    """"pause and agree a fair correction" -- the Banker says what and why."""
+    """ "pause and agree a fair correction" -- the Banker says what and why."""
     g = started()
     g.refused(BadCommand, type="adjust", **command)
 
@@ -211,13 +217,14 @@ def test_corrections_wait_for_the_game_to_start():
 
 
 def test_move_puts_a_token_where_it_really_stands_without_go_money():
-    """"correct the ... movement" -- API: "`move`: put a token where it really stands (no GO
+    """ "correct the ... movement" -- API: "`move`: put a token where it really stands (no GO
     money, nothing resolved)" """
     g = started()
     g.place("p1", 35)
     g.do(type="move", player="p1", position=5)
-    assert g.texts() == ["The Banker put Ann's token on Reading Railroad (no GO money, nothing "
-                         "resolved)."]
+    assert g.texts() == [
+        "The Banker put Ann's token on Reading Railroad (no GO money, nothing resolved)."
+    ]
     assert g.position("p1") == 5
     assert g.cash()["p1"] == 1500
     assert g.pending == NO_PENDING

@@ -20,8 +20,10 @@ def test_the_variations_are_offered_with_g0009_only(option):
     with pytest.raises(DomainError) as e:
         new_game("g1", "classic", list(TEAMS), {option: True})
     assert type(e.value) is DomainError
-    assert e.value.message == (f"The classic edition offers no house variations or "
-                               f"hotel-shortage ruling ({option}); they belong to g0009.")
+    assert e.value.message == (
+        f"The classic edition offers no house variations or "
+        f"hotel-shortage ruling ({option}); they belong to g0009."
+    )
     assert new_game("g1", "g0009", list(TEAMS), {option: True})["options"][option] is True
 
 
@@ -49,13 +51,16 @@ def test_auction_all_the_banker_immediately_auctions_an_unowned_property_landed_
     player eligible, highest bidder pays the Bank." """
     g = started(options={"auction_all": True})
     g.roll("p1", 1, 2)
-    assert g.pending == pending(auction={"item": "baltic-avenue", "high_bid": 0,
-                                         "high_bidder": None})
-    assert g.texts()[-1] == ("Every first purchase is auctioned: the Banker auctions Baltic "
-                             "Avenue; bids open at 10.")
+    assert g.pending == pending(
+        auction={"item": "baltic-avenue", "high_bid": 0, "high_bidder": None}
+    )
+    assert g.texts()[-1] == (
+        "Every first purchase is auctioned: the Banker auctions Baltic Avenue; bids open at 10."
+    )
     e = g.refused(DomainError, type="buy")
-    assert e.message == ("In the auction-every-purchase variation nobody buys directly; the "
-                         "property is auctioned.")
+    assert e.message == (
+        "In the auction-every-purchase variation nobody buys directly; the property is auctioned."
+    )
     g.refused(DomainError, type="auction")
     g.refused(DomainError, type="bid", player="p1", amount=9)
     g.do(type="bid", player="p1", amount=10)
@@ -84,8 +89,11 @@ def test_auction_all_leaves_rent_trades_mortgages_and_building_unchanged():
     g = started(options={"auction_all": True})
     g.own("p2", "mediterranean-avenue", "baltic-avenue")
     g.roll("p1", 1, 2)
-    assert g.pending == pending(rent_claims=[
-        {"id": "c1", "owner": "p2", "payer": "p1", "property": "baltic-avenue", "amount": 8}])
+    assert g.pending == pending(
+        rent_claims=[
+            {"id": "c1", "owner": "p2", "payer": "p1", "property": "baltic-avenue", "amount": 8}
+        ]
+    )
     g.claim()
     g.do(type="build", property="baltic-avenue")
     assert g.prop("baltic-avenue") == deed("p2", houses=1)
@@ -104,8 +112,9 @@ def test_time_can_only_be_called_in_a_game_with_the_agreed_deadline():
     g = started(options={"deadline": True})
     g.roll("p1", 1, 2)
     g.do(type="call_time")
-    assert g.pending == pending(offer={"player": "p1", "property": "baltic-avenue", "price": 60},
-                                final_round=True)
+    assert g.pending == pending(
+        offer={"player": "p1", "property": "baltic-avenue", "price": 60}, final_round=True
+    )
     e = g.refused(DomainError, type="call_time")
     assert e.message == "Time has already been called."
 
@@ -135,7 +144,8 @@ def test_after_time_is_called_the_current_round_finishes_doubles_included_then_t
     assert g.cash() == {"p1": 1500, "p2": 1500, "p3": 1300}
     assert g.texts()[-2:] == [
         "The 8 rent on Connecticut Avenue lapses: the game is over.",
-        "The round is over and the game is scored: Ann 1,620; Bob 1,500; Cat 1,300. Ann wins."]
+        "The round is over and the game is scored: Ann 1,620; Bob 1,500; Cat 1,300. Ann wins.",
+    ]
 
 
 def test_when_time_is_called_as_a_round_ends_the_game_stops_at_once():
@@ -163,8 +173,10 @@ def test_the_deadline_score_values_cash_deeds_and_half_the_buildings_and_equal_t
     g.do(type="call_time")
     assert g.state["scores"] == {"p1": 2850, "p2": 2850, "p3": 2000}
     assert g.state["winners"] == ["p1", "p2"]
-    assert g.texts()[-1] == ("The round is over and the game is scored: Ann 2,850; Bob 2,850; "
-                             "Cat 2,000. Ann and Bob share the win.")
+    assert g.texts()[-1] == (
+        "The round is over and the game is scored: Ann 2,850; Bob 2,850; "
+        "Cat 2,000. Ann and Bob share the win."
+    )
 
 
 def test_after_the_cutoff_nothing_is_sold_traded_or_unmortgaged():
@@ -175,14 +187,16 @@ def test_after_the_cutoff_nothing_is_sold_traded_or_unmortgaged():
     g.own("p2", "short-line", mortgaged=True)
     g.do(type="call_time")
     assert g.state["status"] == "finished"
-    for command in ({"type": "sell_building", "property": "boardwalk"},
-                    {"type": "unmortgage", "property": "short-line"},
-                    {"type": "mortgage", "property": "boardwalk"},
-                    trade("p1", "p2", give={"cash": 10}, receive={"properties": ["short-line"]}),
-                    {"type": "roll", "player": "p1", "dice": [1, 2]},
-                    {"type": "build", "property": "park-place"},
-                    {"type": "call_time"},
-                    {"type": "undo"}):
+    for command in (
+        {"type": "sell_building", "property": "boardwalk"},
+        {"type": "unmortgage", "property": "short-line"},
+        {"type": "mortgage", "property": "boardwalk"},
+        trade("p1", "p2", give={"cash": 10}, receive={"properties": ["short-line"]}),
+        {"type": "roll", "player": "p1", "dice": [1, 2]},
+        {"type": "build", "property": "park-place"},
+        {"type": "call_time"},
+        {"type": "undo"},
+    ):
         e = g.refused(DomainError, **command)
         assert e.message == "The game is over; nothing more can be recorded."
 
@@ -209,10 +223,28 @@ def test_each_partnership_is_one_player_sharing_one_token_and_one_cash_supply_of
     are one partnership, the last two the other"."""
     s = new_game("g1", "g0009", list(TEAMS), {"teams": True})
     assert s["players"] == [
-        {"id": "p1", "name": "Ann & Bob", "members": ["Ann", "Bob"], "cash": 1500, "position": 0,
-         "in_jail": False, "jail_attempts": 0, "jail_cards": [], "eliminated": False},
-        {"id": "p2", "name": "Cat & Dan", "members": ["Cat", "Dan"], "cash": 1500, "position": 0,
-         "in_jail": False, "jail_attempts": 0, "jail_cards": [], "eliminated": False},
+        {
+            "id": "p1",
+            "name": "Ann & Bob",
+            "members": ["Ann", "Bob"],
+            "cash": 1500,
+            "position": 0,
+            "in_jail": False,
+            "jail_attempts": 0,
+            "jail_cards": [],
+            "eliminated": False,
+        },
+        {
+            "id": "p2",
+            "name": "Cat & Dan",
+            "members": ["Cat", "Dan"],
+            "cash": 1500,
+            "position": 0,
+            "in_jail": False,
+            "jail_attempts": 0,
+            "jail_cards": [],
+            "eliminated": False,
+        },
     ]
 
 
