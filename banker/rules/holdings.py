@@ -711,8 +711,8 @@ def cmd_call_time(s: dict, events: list, c: dict) -> None:
         s,
         events,
         "time_called",
-        f"Time is called: the round finishes with "
-        f"{name(s, s['turn']['first'])}'s next turn, then the game is scored.",
+        "Time is called: play goes on until the round is over (every player has had the same "
+        "number of turns), then the game is scored.",
     )
 
 

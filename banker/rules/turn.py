@@ -143,7 +143,7 @@ def send_to_jail(s: dict, events: list, pid: str, why: str) -> None:
         s,
         events,
         "jailed",
-        f"{p['name']} {why} and went to Jail (no 200 for passing GO).",
+        f"{p['name']} {why + ' and ' if why else ''}went to Jail (no 200 for passing GO).",
         player=pid,
     )
     end_turn(s, pid)
@@ -212,7 +212,7 @@ def land(s: dict, events: list, pid: str, dice_total: int = 0, card: str | None 
     elif space.kind == "tax":
         pay(s, events, pid, None, space.amount, "tax", space.name)
     elif pos == GO_TO_JAIL:
-        send_to_jail(s, events, pid, "landed on Go to Jail")
+        send_to_jail(s, events, pid, "")
 
 
 def move_and_land(s: dict, events: list, pid: str, steps: int) -> None:

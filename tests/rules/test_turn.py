@@ -758,7 +758,7 @@ def test_go_to_jail_moves_the_token_to_jail_without_200_for_passing_go_and_ends_
     assert g.texts() == [
         "Ann rolled 2 and 3.",
         "Ann landed on Go to Jail.",
-        "Ann landed on Go to Jail and went to Jail (no 200 for passing GO).",
+        "Ann went to Jail (no 200 for passing GO).",
     ]
     p1 = g.player("p1")
     assert (p1["position"], p1["in_jail"], p1["jail_attempts"], p1["cash"]) == (10, True, 0, 1500)
