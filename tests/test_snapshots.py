@@ -412,10 +412,11 @@ def test_the_pause_page_shows_the_paper_record_of_the_table(played, client):
     for fact in [
         f"Game</dt><dd>{played.id}, after 19 recorded actions</dd>",
         "Rules</dt><dd>G0009 (current guide); hotel-shortage ruling</dd>",
-        "Next to roll</dt><dd>Ann</dd>",
+        "Next to roll</dt><dd><bdi>Ann</bdi></dd>",
         "Bank</dt><dd>29 houses and 12 hotels left; 25 deeds unsold</dd>",
-        'Ann <span class="mark">starts each round</span> <span class="mark">rolls next</span>',
-        "<li>Bob</li>",
+        '<li><bdi>Ann</bdi> <span class="mark">starts each round</span> '
+        '<span class="mark">rolls next</span>',
+        "<li><bdi>Bob</bdi></li>",
         # Ann: cash, token, no jail card, her deeds with their houses.
         "Cash</dt><dd>1,480</dd> <dt>Token</dt><dd>Chance (space 7)</dd>",
         "<li>Mediterranean Avenue: 1 house</li> <li>Baltic Avenue: 2 houses</li>",
@@ -443,8 +444,8 @@ def test_the_paper_record_lists_what_is_still_open_and_partners(new_game, client
     html = client.get(f"/games/{g.id}/pause?token={g.banker_token}").get_data(as_text=True)
     text = " ".join(html.replace("\n", " ").split())
     assert "Rules</dt><dd>G0009 (current guide); two partnerships, hotel-shortage ruling" in text
-    assert "<li>Ann &amp; Bob (Ann and Bob) <span" in text
-    assert "Next to roll</dt><dd>Ann (for Ann &amp; Bob)</dd>" in text
+    assert "<li><bdi>Ann &amp; Bob</bdi> (<bdi>Ann</bdi> and <bdi>Bob</bdi>) <span" in text
+    assert "Next to roll</dt><dd><bdi>Ann (for Ann &amp; Bob)</bdi></dd>" in text
     assert "<li>Baltic Avenue is being auctioned: the high bid is 30 by Ann &amp; Bob.</li>" in text
 
 

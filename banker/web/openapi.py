@@ -38,7 +38,12 @@ INT = {"type": "integer"}
 STR = {"type": "string"}
 BOOL = {"type": "boolean"}
 AMOUNT = {"type": "integer", "minimum": 0, "maximum": MAX_AMOUNT}
-PLAYER_ID = {"type": "string", "description": "A player id such as p1.", "example": "p1"}
+PLAYER_ID = {
+    "type": "string",
+    "pattern": "^p[1-6]$",
+    "description": "A player id: p1 to p6 in seating order.",
+    "example": "p1",
+}
 DECK = {"type": "string", "enum": ["chance", "community_chest"]}
 DIE = {"type": "integer", "minimum": 1, "maximum": 6}
 DICE = {"type": "array", "items": DIE, "minItems": 2, "maxItems": 2, "example": [3, 4]}
