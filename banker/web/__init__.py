@@ -49,6 +49,9 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(player.bp)
     app.register_blueprint(snapshots.bp)
     app.register_error_handler(HTTPException, _http_error)
+    from banker.web.fastpoll import IdlePolls
+
+    app.wsgi_app = IdlePolls(app.wsgi_app, app.extensions["banker.store"])
     return app
 
 
