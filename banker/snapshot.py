@@ -361,7 +361,8 @@ def check(doc: dict, new_game_id: str) -> Checked:
     where = _first_difference(_with_game_id(recorded, old_id, new_game_id), _json(state))
     if where:
         raise _refused(
-            f"The recorded state is not what its log replays to: they differ at {where}.",
+            "The file was changed or damaged after it was saved: its recorded state is not "
+            f"what its commands replay to; they differ at {where}.",
             "state_mismatch",
         )
     return Checked(

@@ -225,17 +225,17 @@ def _unsettled(public: dict, names: dict) -> list[str]:
 def pause(game_id: str):
     """The pause page: the snapshot to download and the paper record to copy or print."""
     state = _banker_state(game_id)
-    store = get_store()
     names = [p["name"] for p in public_state(state)["players"]]
+    today = date.today()
     args = {"token": request.args["token"]} if "token" in request.args else {}
     response = render_template(
         "snapshots/pause.html",
         game_id=game_id,
         record=paper_record(state),
-        filename=file_name(names, date.today()),
+        filename=file_name(names, today),
+        paused_on=f"{today:%A} {today.day} {today:%B %Y}",
         download_url=url_for("snapshots.download", game_id=game_id, **args),
         table_url=url_for("pages.game", game_id=game_id, **args),
-        events=len(store.events(game_id)),
     )
     return response, 200, {"Cache-Control": "no-store"}
 
