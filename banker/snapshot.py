@@ -36,6 +36,7 @@ from banker import rules
 FORMAT = "banker-snapshot"
 FORMAT_VERSION = 1
 MAX_BYTES = 5 * 1024 * 1024  # larger files are refused before they are parsed
+MAX_DEPTH = 64  # a real snapshot nests about 10 levels; the checks below recurse
 
 _TOP_FIELDS = {"format", "format_version", "exported_at", "game", "commands", "events", "state"}
 _GAME_FIELDS = {"id", "edition", "players", "options", "created_at"}
@@ -177,6 +178,18 @@ def _kind(value) -> str:
     return kinds.get(type(value), "something else")
 
 
+def _depth(value) -> int:
+    """How deeply a JSON value nests (counted without recursion: it may be hostile)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            deepest = max(deepest, depth)
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children)
+    return deepest
+
+
 def _first_difference(recorded, replayed, path: str = "state") -> str | None:
     """Where two JSON values first differ (types count: 1, 1.0 and true are all different)."""
     if type(recorded) is not type(replayed):
@@ -243,6 +256,8 @@ def check(doc: dict, new_game_id: str) -> Checked:
     """
     if not isinstance(doc, dict):
         raise _malformed("A snapshot is a JSON object.")
+    if _depth(doc) > MAX_DEPTH:
+        raise _malformed(f"The snapshot nests deeper than {MAX_DEPTH} levels; a game never does.")
     if doc.get("format") != FORMAT:
         raise _malformed(
             f'This is not a banker snapshot (its "format" is not "{FORMAT}").', "not_a_snapshot"
@@ -325,8 +340,6 @@ def check(doc: dict, new_game_id: str) -> Checked:
                 f"Command {i + 1} of the log ({kind}) is refused by the rules: {e.message}",
                 "log_refused",
             ) from None
-        except RecursionError:
-            raise _malformed(f"commands[{i}].command is nested too deeply.") from None
         replayed.append({**entry, "events": made, "answer": answer_text(state, made)})
 
     # The events the replay made must be the recorded ones, undone marks included.

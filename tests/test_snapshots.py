@@ -378,6 +378,20 @@ def test_a_body_that_is_not_a_snapshot_object_is_400(client, db_path, body, code
     assert games_in(db_path) == 0
 
 
+def test_a_snapshot_nested_deeper_than_any_game_is_refused_not_a_crash(played, client, db_path):
+    text = json.dumps(get_snapshot(played))
+    games = games_in(db_path)
+    for depth in (65, 900):  # 900: deeper than Python could walk by recursion
+        deep = text.replace('"state": {', '"state": {"deep": ' + "[" * depth + "]" * depth + ", ")
+        r = client.post("/api/v1/games/import", data=deep, content_type="application/json")
+        assert r.status_code == 400
+        assert r.get_json()["error"] == {
+            "code": "bad_snapshot",
+            "message": "The snapshot nests deeper than 64 levels; a game never does.",
+        }
+    assert games_in(db_path) == games
+
+
 def test_a_snapshot_over_5_mb_is_refused_before_it_is_parsed(played, client, db_path):
     doc = get_snapshot(played)
     games = games_in(db_path)
