@@ -10,11 +10,21 @@ import random
 from banker.rules.board import CARDS, DEEDS, GROUPS
 
 SAFE_CARDS = {
-    "chance": ["bank-dividend-50", "speeding-fine-15", "advance-to-go", "go-back-three-spaces",
-               "advance-to-next-railroad", "building-loan-matures-150"],
-    "community_chest": ["collect-200-storm-cleanup", "pay-50-bake-sale-cookies",
-                        "collect-10-from-each-player", "collect-20-groceries",
-                        "collect-100-elderly-neighbor"],
+    "chance": [
+        "bank-dividend-50",
+        "speeding-fine-15",
+        "advance-to-go",
+        "go-back-three-spaces",
+        "advance-to-next-railroad",
+        "building-loan-matures-150",
+    ],
+    "community_chest": [
+        "collect-200-storm-cleanup",
+        "pay-50-bake-sale-cookies",
+        "collect-10-from-each-player",
+        "collect-20-groceries",
+        "collect-100-elderly-neighbor",
+    ],
 }
 assert all(c in CARDS[d] for d, cards in SAFE_CARDS.items() for c in cards)
 
@@ -33,9 +43,16 @@ class Bot:
             return {"type": "start", "first": state["players"][0]["id"]}
         if pending["debt"]:
             d = pending["debt"]
-            return {"type": "adjust", "player": d["debtor"], "amount": d["amount"] + 500,
-                    "reason": "keep the benchmark game going"} if players[d["debtor"]]["cash"] < \
-                d["amount"] else {"type": "pay_debt"}
+            return (
+                {
+                    "type": "adjust",
+                    "player": d["debtor"],
+                    "amount": d["amount"] + 500,
+                    "reason": "keep the benchmark game going",
+                }
+                if players[d["debtor"]]["cash"] < d["amount"]
+                else {"type": "pay_debt"}
+            )
         if pending["offer"]:
             o = pending["offer"]
             if players[o["player"]]["cash"] >= o["price"] and self.rng.random() < 0.8:
@@ -50,8 +67,7 @@ class Bot:
             return {"type": "close_auction"}
         if pending["card"]:
             deck = pending["card"]["deck"]
-            return {"type": "draw_card", "deck": deck,
-                    "card": self.rng.choice(SAFE_CARDS[deck])}
+            return {"type": "draw_card", "deck": deck, "card": self.rng.choice(SAFE_CARDS[deck])}
         if pending["dice"]:
             return {"type": "rent_roll", "dice": self.dice()}
         if pending["rent_claims"]:
@@ -61,8 +77,12 @@ class Bot:
             return {"type": "build", "property": build}
         poor = min(players.values(), key=lambda p: p["cash"])
         if poor["cash"] < 300:
-            return {"type": "adjust", "player": poor["id"], "amount": 1000,
-                    "reason": "keep the benchmark game going"}
+            return {
+                "type": "adjust",
+                "player": poor["id"],
+                "amount": 1000,
+                "reason": "keep the benchmark game going",
+            }
         pid = state["turn"]["player"]
         if players[pid]["in_jail"]:
             return {"type": "pay_jail_fine", "player": pid}
