@@ -213,6 +213,17 @@ def test_the_owner_sees_the_claim_and_the_payer_does_not(claim):
     assert "<form" not in bob
 
 
+def test_a_claim_posted_from_another_sites_page_is_refused_and_changes_nothing(claim):
+    form = claim_form(page(claim, "p1"))
+    before = claim.state()
+    r = claim.client.post(
+        join_path(claim, "p1") + "/claim", data=form, headers={"Origin": "http://evil.example"}
+    )
+    assert r.status_code == 403
+    assert "another site" in r.get_data(as_text=True)
+    assert claim.state() == before
+
+
 def test_the_owner_claims_rent_with_a_plain_form_and_a_double_tap_pays_once(claim):
     form = claim_form(page(claim, "p1"))
     r = claim.client.post(join_path(claim, "p1") + "/claim", data=form)

@@ -31,6 +31,7 @@ from banker.rules.holdings import score
 from banker.rules.turn import rent, utility_multiplier
 from banker.store import GameNotFound, StoreError, same_token
 from banker.web import error_response, get_store
+from banker.web.guards import CROSS_SITE, is_cross_site_post
 from banker.web.pages import banker_cookie
 from banker.web.qr import qr_svg
 
@@ -80,6 +81,14 @@ class Refused(Exception):
     def __init__(self, status: int, message: str):
         super().__init__(message)
         self.status, self.message = status, message
+
+
+@bp.before_request
+def _refuse_cross_site_posts():
+    """A claim or a new link posted from another site's page is refused before anything."""
+    if is_cross_site_post():
+        return _message_page(403, CROSS_SITE)
+    return None
 
 
 @bp.after_request

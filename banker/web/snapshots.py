@@ -15,7 +15,6 @@ import io
 import re
 import unicodedata
 from datetime import date
-from urllib.parse import urlsplit
 
 from flask import Blueprint, abort, redirect, render_template, request, send_file, url_for
 from werkzeug.exceptions import RequestEntityTooLarge
@@ -25,6 +24,7 @@ from banker.rules import public_state
 from banker.rules.board import DECK_NAMES, DEED_IDS, DEEDS, JAIL, space_name
 from banker.store import GameNotFound, StoreError, same_token
 from banker.web import get_store
+from banker.web.guards import CROSS_SITE, is_cross_site_post
 
 bp = Blueprint("snapshots", __name__)
 
@@ -39,13 +39,8 @@ TOO_LARGE = "A snapshot file may be at most 5 MB; this one is larger, so nothing
 @bp.before_request
 def _refuse_cross_site_posts():
     """A form posted from another site is refused before anything is read or done."""
-    if request.method != "POST":
-        return None
-    source = request.headers.get("Origin") or request.headers.get("Referer")
-    if source is None:
-        return None  # not sent by a browser's cross-site form: browsers send Origin on POST
-    if source == "null" or urlsplit(source).netloc.lower() != request.host.lower():
-        return _problem(403, "This form was sent from another site, so nothing was done.")
+    if is_cross_site_post():
+        return _problem(403, CROSS_SITE)
     return None
 
 

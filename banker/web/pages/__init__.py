@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from urllib.parse import quote, unquote, urlencode, urlsplit
+from urllib.parse import quote, unquote, urlencode
 
 from flask import (
     Blueprint,
@@ -30,6 +30,7 @@ from werkzeug.datastructures import MultiDict
 from banker.rules import DomainError, public_state
 from banker.store import GameNotFound, VersionConflict, same_token
 from banker.web import get_store
+from banker.web.guards import CROSS_SITE, is_cross_site_post
 from banker.web.pages import forms, views
 
 bp = Blueprint("pages", __name__)
@@ -89,14 +90,9 @@ def _remember(response: Response, game_id: str, token: str) -> Response:
 
 @bp.before_request
 def _refuse_cross_site_posts():
-    """An HTML form posted from another site is refused (the cookie is SameSite=Strict too)."""
-    if request.method != "POST":
-        return None
-    source = request.headers.get("Origin") or request.headers.get("Referer")
-    if source is None:
-        return None  # not a browser form post: the SameSite=Strict cookie still guards it
-    if source == "null" or urlsplit(source).netloc != request.host:
-        return _page_error(403, "This form was sent from another site, so nothing was done.")
+    """A form posted from another site is refused before anything is read or done."""
+    if is_cross_site_post():
+        return _page_error(403, CROSS_SITE)
     return None
 
 
