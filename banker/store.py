@@ -250,6 +250,10 @@ class Store:
         """
         game_id = self._new_game_id()
         state = rules.new_game(game_id, edition, names, options)
+        return self._add_game(game_id, edition, names, options, state)
+
+    def _add_game(self, game_id, edition, names, options, state, log=None) -> dict:
+        """Store a new game with fresh tokens (and `log(db)`'s rows) in one transaction."""
         banker_token = secrets.token_urlsafe(24)
         players = [
             {"id": p["id"], "name": p["name"], "token": secrets.token_urlsafe(24)}
@@ -272,6 +276,8 @@ class Store:
                 {"token": p["token"], "game_id": game_id, "player_id": p["id"], "revoked": 0}
                 for p in players
             )
+            if log is not None:
+                log(db)
         game = _Game(state, banker_token, {p["token"]: p["id"] for p in players})
         with self._games_lock:
             self._games[game_id] = game
@@ -612,29 +618,8 @@ class Store:
             checked = snapshots.check(doc, game_id)
         except snapshots.SnapshotError as e:
             raise SnapshotRefused(e.status, e.code, e.message) from None
-        state = checked.state
-        banker_token = secrets.token_urlsafe(24)
-        players = [
-            {"id": p["id"], "name": p["name"], "token": secrets.token_urlsafe(24)}
-            for p in rules.public_state(state)["players"]
-        ]
-        with self._transaction() as db:
-            db["games"].insert(
-                {
-                    "id": game_id,
-                    "edition": checked.edition,
-                    "names": _dumps(checked.names),
-                    "options": _dumps(checked.options),
-                    "banker_token": banker_token,
-                    "version": state["version"],
-                    "state": _dumps(state),
-                    "created_at": self.clock(),
-                }
-            )
-            db["player_tokens"].insert_all(
-                {"token": p["token"], "game_id": game_id, "player_id": p["id"], "revoked": 0}
-                for p in players
-            )
+
+        def log(db: sqlite_utils.Database) -> None:
             db["commands"].insert_all(
                 {
                     "game_id": game_id,
@@ -660,15 +645,10 @@ class Store:
                 for c in checked.commands
                 for e in c["events"]
             )
-        game = _Game(state, banker_token, {p["token"]: p["id"] for p in players})
-        with self._games_lock:
-            self._games[game_id] = game
-        return {
-            "game_id": game_id,
-            "banker_token": banker_token,
-            "players": players,
-            "state": state,
-        }
+
+        return self._add_game(
+            game_id, checked.edition, checked.names, checked.options, checked.state, log
+        )
 
 
 def backup(database: str | Path, destination: str | Path) -> int:

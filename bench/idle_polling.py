@@ -23,45 +23,20 @@ import json
 import os
 import re
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
 import time
-from contextlib import contextmanager
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from bench.run import server  # noqa: E402  (the same real server as the other benchmarks)
+
 POLL_EVERY = 0.7  # seconds, as templates/player/_view.html
 PLAYERS_PER_GAME = 5
 TICK = os.sysconf("SC_CLK_TCK")
-
-
-@contextmanager
-def server(db: Path):
-    """`banker serve` on a free loopback port: yields (port, pid)."""
-    env = {**os.environ, "PYTHONPATH": str(REPO), "PYTHONUNBUFFERED": "1"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "banker", "serve", "--host", "127.0.0.1", "--port", "0",
-         "--db", str(db)],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env,
-    )  # fmt: skip
-    try:
-        port = None
-        deadline = time.monotonic() + 30
-        while port is None and time.monotonic() < deadline:
-            line = proc.stdout.readline()
-            if not line:
-                break
-            found = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
-            port = found and int(found.group(1))
-        if port is None:
-            raise RuntimeError("banker serve did not print its URL")
-        yield port, proc.pid
-    finally:
-        proc.terminate()
-        proc.wait(10)
-        proc.stdout.close()
 
 
 def cpu_seconds(pid: int) -> float:
@@ -220,7 +195,7 @@ def main(argv=None) -> int:
     p.add_argument("--seconds", type=float, default=5.0, help="length of each phase (default: 5)")
     args = p.parse_args(argv)
 
-    with tempfile.TemporaryDirectory() as tmp, server(Path(tmp) / "bench.db") as (port, pid):
+    with tempfile.TemporaryDirectory() as tmp, server(Path(tmp) / "bench.db") as (_, port, pid):
         games = make_games(port, args.phones)
         idle = idle_phase(port, pid, games, args.phones, args.seconds)
         busy = saturation_phase(port, pid, games, args.phones, args.seconds * 0.8)

@@ -33,6 +33,7 @@ from banker.store import GameNotFound, StoreError, same_token
 from banker.web import error_response, get_store
 from banker.web.guards import CROSS_SITE, is_cross_site_post
 from banker.web.pages import banker_cookie
+from banker.web.pages.views import GROUP_COLORS, GROUP_NAMES
 from banker.web.qr import qr_svg
 
 bp = Blueprint("player", __name__)
@@ -48,31 +49,6 @@ UNKNOWN = (
     "This link is not a player's link in any game here. "
     "Check that it was copied whole, or ask the Banker to show you your QR code."
 )
-
-GROUP_LABELS = {
-    "brown": "Brown",
-    "light_blue": "Light blue",
-    "pink": "Pink",
-    "orange": "Orange",
-    "red": "Red",
-    "yellow": "Yellow",
-    "green": "Green",
-    "dark_blue": "Dark blue",
-    "railroad": "Railroads",
-    "utility": "Utilities",
-}
-GROUP_COLORS = {
-    "brown": "#8b4a2b",
-    "light_blue": "#a9dcf3",
-    "pink": "#d6398f",
-    "orange": "#f39324",
-    "red": "#e0242b",
-    "yellow": "#f7e11a",
-    "green": "#1c9e55",
-    "dark_blue": "#1f5fae",
-    "railroad": "#5b5b5b",
-    "utility": "#9aa0a6",
-}
 
 
 class Refused(Exception):
@@ -373,7 +349,7 @@ def _deed_groups(state: dict, owner: str) -> list[dict]:
             groups.append(
                 {
                     "group": group,
-                    "label": GROUP_LABELS.get(group, group),
+                    "label": GROUP_NAMES.get(group, group),
                     "color": GROUP_COLORS.get(group, "#888"),
                     "full": len(mine) == len(props),
                     "deeds": [_deed_line(state, p) for p in mine],
