@@ -102,7 +102,8 @@ class Bot:
                 continue
             levels = {i: 5 if props[i]["hotel"] else props[i]["houses"] for i in ids}
             low = min(levels.values())
-            cash = next(p["cash"] for p in state["players"] if p["id"] == owners.pop())
+            (owner,) = owners
+            cash = next(p["cash"] for p in state["players"] if p["id"] == owner)
             if low < 4 and state["bank"]["houses"] > 0 and cash >= DEEDS[ids[0]].house_cost + 300:
                 return next(i for i in ids if levels[i] == low)
         return None
