@@ -292,6 +292,22 @@ def measure_taps(client: Client, host: str, port: int, taps: int = 20) -> list[f
     return out
 
 
+def measure_import(client: Client, events: int = 5000, runs: int = 3) -> list[float]:
+    """Seconds to import (check, replay and store) the snapshot of a game of `events` events."""
+    t = Table(client)
+    t.play_until_events(events)
+    status, data, _ = client.call("GET", f"/api/v1/games/{t.id}/snapshot", token=t.token)
+    assert status == 200, data[:200]
+    doc = json.loads(data)
+    out = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        status, ans = client.json("POST", "/api/v1/games/import", doc)
+        out.append(time.perf_counter() - t0)
+        assert status == 201, ans
+    return out, len(data)
+
+
 # --- the table ------------------------------------------------------------------------------
 
 
@@ -364,8 +380,43 @@ def main(argv=None) -> int:
                     f"max {ms(max(taps))}, {len(taps)} taps)",
                 )
             )
-        mem = measure_memory(client, pid)
-        rows.append(("server memory, 200 games open", "<= 100 MB", f"{mem:.1f} MB resident"))
+        imports, size = measure_import(client, runs=args.runs)
+        rows.append(
+            (
+                f"import a 5,000-event snapshot ({size / 1e6:.1f} MB)",
+                "<= 1 s",
+                f"{statistics.median(imports):.2f} s (min {min(imports):.2f} s, "
+                f"max {max(imports):.2f} s)",
+            )
+        )
+
+    from bench.idle_polling import make_games, saturation_phase
+
+    rates = []
+    for _ in range(args.runs):
+        with tempfile.TemporaryDirectory() as tmp, server(Path(tmp) / "b.db") as (_, port, pid):
+            games = make_games(port, 50)
+            busy = saturation_phase(port, pid, games, 50, 4.0)
+            rates.append(busy["polls"] / busy["seconds"])
+    rows.append(
+        (
+            "unchanged polls answered, 50 phones",
+            ">= 2,000/s",
+            f"{statistics.median(rates):,.0f}/s (min {min(rates):,.0f}, "
+            f"max {max(rates):,.0f}; the phones share the 2 cores)",
+        )
+    )
+    mems = []
+    for _ in range(args.runs):
+        with tempfile.TemporaryDirectory() as tmp, server(Path(tmp) / "m.db") as (host, port, pid):
+            mems.append(measure_memory(Client(host, port), pid))
+    rows.append(
+        (
+            "server memory, 200 games open",
+            "<= 100 MB",
+            f"{statistics.median(mems):.1f} MB resident (min {min(mems):.1f}, max {max(mems):.1f})",
+        )
+    )
     width = max(len(r[0]) for r in rows)
     print(f"{'measurement':<{width}}  {'budget':<22}  figure")
     for name, budget, figure in rows:
