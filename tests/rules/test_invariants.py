@@ -51,7 +51,7 @@ WEIGHTED = (
     + TYPES
 )
 SETTINGS = settings(
-    max_examples=100,
+    max_examples=1000,  # two tests: 2,000 random command sequences in all
     deadline=None,
     database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
