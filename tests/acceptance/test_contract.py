@@ -2421,6 +2421,33 @@ def test_concurrent_repeats_of_one_idempotency_key_apply_once(http):
     assert s["version"] == 2 and s["players"][0]["cash"] == 1501
 
 
+def test_bankrupt_to_the_bank_sells_buildings_and_auctions_bare_deeds(http):
+    g = Game(http, ("Ann", "Bob", "Cat"))
+    g.start()
+    g.own(("mediterranean-avenue", "p2"), ("baltic-avenue", "p2"))
+    g.cmd(type="build", property="mediterranean-avenue")
+    g.cmd(type="build", property="baltic-avenue")
+    g.pass_to("p2")
+    g.set_cash("p2", 0)
+    s = g.land("p2", 4)["state"]
+    assert debt(s) == {"debtor": "p2", "creditor": None, "amount": 200, "can_raise": 25 * 2 + 60}
+    s = g.cmd(type="bankrupt", player="p2")["state"]
+    assert s["bank"] == {"houses": 32, "hotels": 12}
+    for prop in ("mediterranean-avenue", "baltic-avenue"):
+        assert pick(s["properties"][prop], ("owner", "mortgaged", "houses", "hotel")) == {
+            "owner": None,
+            "mortgaged": False,
+            "houses": 0,
+            "hotel": False,
+        }
+    assert pick(s["pending"]["auction"], AUCTION) == {
+        "item": "mediterranean-avenue",
+        "high_bid": 0,
+        "high_bidder": None,
+    }
+    assert s["pending"]["auction_queue"] == ["baltic-avenue"]
+
+
 def test_zz_event_texts_are_sentences():
     """Runs last (file order): every event text seen is a sentence (API.md, Precise points)."""
     if not EVENT_TEXTS:
