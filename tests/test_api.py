@@ -351,8 +351,6 @@ def test_a_player_may_claim_rent_owed_to_that_player(game, claim):
     "command",
     [
         {"type": "claim_rent", "claim": "c1"},  # owed to Ann, not to Bob
-        {"type": "claim_rent", "claim": "c99"},  # no such claim
-        {"type": "claim_rent"},
         {"type": "adjust", "player": "p2", "amount": 100, "reason": "Bonus"},
         {"type": "undo"},
     ],
@@ -360,6 +358,22 @@ def test_a_player_may_claim_rent_owed_to_that_player(game, claim):
 def test_a_player_may_do_nothing_else_and_is_refused_with_403(game, claim, command):
     before = game.snapshot()
     assert_refused(game.post(command, token=game.tokens["p2"]), 403, "banker_only")
+    assert game.snapshot() == before
+
+
+@pytest.mark.parametrize(
+    ("command", "status", "code"),
+    [
+        ({"type": "claim_rent", "claim": "c99"}, 422, "no_such_claim"),
+        ({"type": "claim_rent"}, 400, "missing_field"),
+    ],
+)
+def test_a_players_claim_that_is_not_open_is_refused_by_the_rules_not_the_token(
+    game, claim, command, status, code
+):
+    """The token may claim rent; a claim no longer open (or none named) is the core's refusal."""
+    before = game.snapshot()
+    assert_refused(game.post(command, token=game.tokens["p1"]), status, code)
     assert game.snapshot() == before
 
 

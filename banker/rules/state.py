@@ -142,7 +142,8 @@ def event(s: dict, events: list, type_: str, text: str, **data) -> None:
 
 
 def money(n: int) -> str:
-    return f"{n:,}"
+    """An amount in an event sentence: plain digits, as a client searching the text expects."""
+    return str(n)
 
 
 def deed_name(pid: str) -> str:

@@ -586,6 +586,10 @@ def cmd_use_jail_card(s: dict, events: list, c: dict) -> None:
     )
 
 
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 def card_holder(s: dict, deck: str) -> dict | None:
     for p in s["players"]:
         if deck in p["jail_cards"]:
@@ -671,7 +675,8 @@ def resolve_card(s: dict, events: list, pid: str, deck: str, e: dict) -> None:
         if amount == 0:
             event(s, events, "repairs", f"{p['name']} has no buildings: the repairs cost nothing.")
         else:
-            pay(s, events, pid, None, amount, "card", f"repairs: {houses} houses, {hotels} hotels")
+            what = f"repairs: {plural(houses, 'house')}, {plural(hotels, 'hotel')}"
+            pay(s, events, pid, None, amount, "card", what)
     elif kind == "pay_each_player":
         s["pending"]["payments"] = [
             {"from": pid, "to": o, "amount": e["amount"], "reason": "card"}

@@ -12,7 +12,7 @@ from banker.rules import DomainError, public_state
 from banker.store import StoreError
 from banker.web import error_response, get_store
 from banker.web.openapi import openapi_document
-from banker.web.player import public_url_for
+from banker.web.player import claim_refusal, public_url_for
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -167,11 +167,11 @@ def post_command(game_id: str):
 
 
 def _owns_claim(state: dict, player_id: str, command: dict) -> bool:
-    """Whether the command is a claim_rent for an open claim that player_id owns."""
+    """Whether a player's token may send this command: claim_rent, unless another player owns
+    that claim (a claim no longer open is the core's to refuse, with 422, as for the Banker)."""
     if command.get("type") != "claim_rent":
         return False
-    claims = public_state(state)["pending"]["rent_claims"]
-    return any(c["id"] == command.get("claim") and c["owner"] == player_id for c in claims)
+    return claim_refusal(public_state(state), player_id, command.get("claim")) is None
 
 
 @bp.get("/games/<game_id>/snapshot")

@@ -2349,12 +2349,6 @@ def test_time_called_during_the_first_players_doubles_waits_for_the_round(http):
     assert s["scores"] == {"p1": 1300, "p2": 1500} and s["winners"] == ["p2"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="server bug: the owner's own token asking for its own lapsed (or already paid) claim "
-    "gets 403 banker_only; the token is allowed to claim its rent, it is the rules (the claim "
-    "lapsed) that refuse, so 422 as with the banker token",
-)
 def test_owner_token_on_its_lapsed_or_paid_claim_is_422_not_403(http):
     g = Game(http, ("Ann", "Bob", "Cat"))
     g.start()

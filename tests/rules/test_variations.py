@@ -144,7 +144,7 @@ def test_after_time_is_called_the_current_round_finishes_doubles_included_then_t
     assert g.cash() == {"p1": 1500, "p2": 1500, "p3": 1300}
     assert g.texts()[-2:] == [
         "The 8 rent on Connecticut Avenue lapses: the game is over.",
-        "The round is over and the game is scored: Ann 1,620; Bob 1,500; Cat 1,300. Ann wins.",
+        "The round is over and the game is scored: Ann 1620; Bob 1500; Cat 1300. Ann wins.",
     ]
 
 
@@ -174,8 +174,8 @@ def test_the_deadline_score_values_cash_deeds_and_half_the_buildings_and_equal_t
     assert g.state["scores"] == {"p1": 2850, "p2": 2850, "p3": 2000}
     assert g.state["winners"] == ["p1", "p2"]
     assert g.texts()[-1] == (
-        "The round is over and the game is scored: Ann 2,850; Bob 2,850; "
-        "Cat 2,000. Ann and Bob share the win."
+        "The round is over and the game is scored: Ann 2850; Bob 2850; "
+        "Cat 2000. Ann and Bob share the win."
     )
 
 
