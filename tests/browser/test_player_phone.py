@@ -142,7 +142,8 @@ def test_a_player_joins_by_qr_code_follows_the_bankers_commands_live_and_claims_
         assert live_server.store.state(created["game_id"])["players"][0]["cash"] == 1444
 
         # A lost phone: the Banker gives Ann a new link; the old page says it no longer works.
-        banker.get_by_text(JOIN_SUMMARY).click()
+        # The Join panel stayed open through the table's refreshes (hx-preserve).
+        assert banker.locator("#join-details").evaluate("d => d.open") is True
         banker.get_by_role("button", name="New link for Ann").click()
         ann.locator("#message").wait_for(timeout=3000)
         assert "This link no longer works" in ann.locator("#message").text_content()
