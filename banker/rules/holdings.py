@@ -589,22 +589,31 @@ def cmd_pay_debt(s: dict, events: list, c: dict) -> None:
     pay(s, events, d["debtor"], d["creditor"], d["amount"], d["reason"], "debt settled")
 
 
-def cmd_bankrupt(s: dict, events: list, c: dict) -> None:
-    require_playing(s)
-    p = active_player(s, c)
-    d = s["pending"]["debt"]
-    if not d or d["debtor"] != p["id"]:
-        raise DomainError(f"{p['name']} owes no pending debt, so cannot go bankrupt.", "no_debt")
-    lifted = set(
-        _id_list(c, "unmortgage", "unmortgage", lambda x: property_field({}, "unmortgage", value=x))
-    )
-    raisable = can_raise(s, p["id"])
+def bankruptcy_refusal(s: dict, pid: str) -> DomainError | None:
+    """Why pid may not declare bankruptcy now (no debt of theirs, or enough to raise), or None."""
+    p, d = player(s, pid), s["pending"]["debt"]
+    if not d or d["debtor"] != pid:
+        return DomainError(f"{p['name']} owes no pending debt, so cannot go bankrupt.", "no_debt")
+    raisable = can_raise(s, pid)
     if p["cash"] + raisable >= d["amount"]:
-        raise DomainError(
+        return DomainError(
             f"{p['name']} can still raise {money(raisable)} by selling buildings and "
             f"mortgaging, enough for the {money(d['amount'])} owed: not bankrupt.",
             "can_still_pay",
         )
+    return None
+
+
+def cmd_bankrupt(s: dict, events: list, c: dict) -> None:
+    require_playing(s)
+    p = active_player(s, c)
+    lifted = set(
+        _id_list(c, "unmortgage", "unmortgage", lambda x: property_field({}, "unmortgage", value=x))
+    )
+    refusal = bankruptcy_refusal(s, p["id"])
+    if refusal:
+        raise refusal
+    d = s["pending"]["debt"]
     pid, creditor = p["id"], d["creditor"]
     deeds = [prop for prop in DEED_IDS if s["properties"][prop]["owner"] == pid]
     for prop in lifted:

@@ -259,16 +259,13 @@ def debt(state: dict) -> dict | None:
         return None
     names = player_names(state)
     debtor = next(p for p in state["players"] if p["id"] == d["debtor"])
-    can_raise = holdings.can_raise(state, d["debtor"])
     return {
         **d,
         "debtor_name": names[d["debtor"]],
         "creditor_name": "the Bank" if d["creditor"] is None else names[d["creditor"]],
         "cash": debtor["cash"],
-        "can_raise": can_raise,
         "covered": debtor["cash"] >= d["amount"],
-        # The core refuses bankruptcy while cash and what can be raised cover the debt.
-        "may_go_bankrupt": debtor["cash"] + can_raise < d["amount"],
+        "may_go_bankrupt": holdings.bankruptcy_refusal(state, d["debtor"]) is None,
         "groups": holdings_of(state, d["debtor"]),
         "mortgaged_deeds": [
             {"id": p, "name": DEEDS[p].name}
