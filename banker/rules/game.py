@@ -231,14 +231,25 @@ def _finish_with_winner(s: dict, events: list, winner: dict) -> None:
     )
 
 
-def _undo(state: dict) -> tuple[dict, list[dict]]:
+def undo_refusal(state: dict) -> DomainError | None:
+    """Why `undo` is refused now (game over, or nothing since the latest roll), or None."""
     if state["status"] == "finished":
-        require_playing(state)  # a finished game takes no further command, undo included
-    stack = state["_undo"]
-    if not stack:
-        raise DomainError(
+        try:
+            require_playing(state)
+        except DomainError as e:
+            return e
+    if not state["_undo"]:
+        return DomainError(
             "Nothing to undo: undo reaches back only to the latest roll.", "nothing_to_undo"
         )
+    return None
+
+
+def _undo(state: dict) -> tuple[dict, list[dict]]:
+    refusal = undo_refusal(state)
+    if refusal:
+        raise refusal
+    stack = state["_undo"]
     entry = stack[-1]
     s = dict(entry["state"])
     s["_seq"], s["_claims"] = state["_seq"], state["_claims"]  # ids are never reused

@@ -28,6 +28,7 @@ from flask import (
 from werkzeug.datastructures import MultiDict
 
 from banker.rules import DomainError, public_state
+from banker.rules.game import undo_refusal
 from banker.store import GameNotFound, VersionConflict, same_token
 from banker.web import get_store
 from banker.web.guards import CROSS_SITE, is_cross_site_post
@@ -225,7 +226,7 @@ def _context(game_id: str, screen: str, args, flash: dict | None = None) -> dict
         "players": views.players(state),
         "names": views.player_names(state),
         "money": views.money,
-        "can_undo": bool(internal["_undo"]),
+        "can_undo": undo_refusal(internal) is None,
         "undo_text": internal["_undo"][-1]["text"] if internal["_undo"] else None,
         "fragment": f"_{name}.html",
         "winner_names": [views.player_names(state)[w] for w in state["winners"]],
