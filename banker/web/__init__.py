@@ -42,12 +42,13 @@ def create_app(config: dict | None = None) -> Flask:
     Htmx(app)
     app.extensions["banker.store"] = Store(app.config["DATABASE"])
 
-    from banker.web import api, pages, player, snapshots
+    from banker.web import api, display, pages, player, snapshots
 
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(player.bp)
     app.register_blueprint(snapshots.bp)
+    app.register_blueprint(display.bp)
     app.register_error_handler(HTTPException, _http_error)
     from banker.web.fastpoll import IdlePolls
 
