@@ -45,6 +45,8 @@ class Forms(HTMLParser):
             self.forms[-1]["fields"][a["name"]] = a.get("value", "")
         elif tag == "button":
             self._button = {"name": a.get("name"), "value": a.get("value"), "text": ""}
+            if a.get("aria-label"):
+                self._button.update(text=a["aria-label"], labelled=True)
             self._button["disabled"] = "disabled" in a
             self.forms[-1]["buttons"].append(self._button)
 
@@ -53,7 +55,7 @@ class Forms(HTMLParser):
             self._button = None
 
     def handle_data(self, data):
-        if self._button is not None:
+        if self._button is not None and not self._button.get("labelled"):
             self._button["text"] += data
 
 
