@@ -71,8 +71,9 @@ class Table:
 
     def roll(self, d1: int, d2: int) -> None:
         """The Banker's dice pad: two taps."""
+        time.sleep(0.35)  # the pad ignores a tap on a die within 300 ms of the last (pad.js)
         self.pages["banker"].get_by_role("button", name=f"First die {d1}").tap()
-        time.sleep(0.35)  # the pad ignores a second tap within 300 ms (static/pad.js)
+        time.sleep(0.35)
         self.act("banker", f"Second die {d2}: record {d1} and {d2}")
 
     def api(self, command: dict) -> None:
