@@ -74,7 +74,7 @@ def test_a_player_buys_their_own_offer(offered):
     answer = offered.ok({"type": "buy"}, token=ann)
     assert answer["state"]["properties"]["baltic-avenue"]["owner"] == "p1"
     assert player_of(offered, "p1")["cash"] == 1500 - 60
-    refused(offered, {"type": "buy"}, ann)  # no offer open any more
+    forbidden(offered, {"type": "buy"}, ann)  # no offer open any more: nothing of Ann's
 
 
 def test_a_player_sends_their_own_offer_to_auction_and_players_bid_for_themselves(offered):
