@@ -39,6 +39,7 @@ def create_app(config: dict | None = None) -> Flask:
     if config:
         app.config.update(config)
     app.json.sort_keys = False
+    app.add_template_filter(color_class)
     Htmx(app)
     app.extensions["banker.store"] = Store(app.config["DATABASE"])
 
@@ -54,6 +55,22 @@ def create_app(config: dict | None = None) -> Flask:
 
     app.wsgi_app = IdlePolls(app.wsgi_app, app.extensions["banker.store"])
     return app
+
+
+def color_class(color: str | None) -> str:
+    """The static/site.css class (c-brown, c-seat1…) that paints a view's hex color: pages carry
+    classes, never style="…", so the Content-Security-Policy can forbid inline styles."""
+    from banker.web.pages.views import GROUP_COLORS, SEAT_COLORS
+
+    if not color:
+        return ""
+    for group, hex_ in GROUP_COLORS.items():
+        if hex_.lower() == color.lower():
+            return f"c-{group}"
+    for seat, hex_ in enumerate(SEAT_COLORS, 1):
+        if hex_.lower() == color.lower():
+            return f"c-seat{seat}"
+    return "c-none"
 
 
 def get_store() -> Store:
