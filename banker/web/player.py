@@ -33,7 +33,7 @@ from werkzeug.datastructures import MultiDict
 
 from banker.rules import DomainError
 from banker.rules.permissions import player_refusal
-from banker.store import GameNotFound, StoreError, same_token
+from banker.store import GameNotFound, StoreError, key_scope, same_token
 from banker.web import error_response, get_store
 from banker.web.guards import CROSS_SITE, is_cross_site_post
 from banker.web.pages import banker_cookie, forms
@@ -54,11 +54,15 @@ UNKNOWN = (
 
 
 class Refused(Exception):
-    """A refusal decided here (not the core's): a status and a sentence for the person."""
+    """A refusal decided here (not the core's): a status and a sentence for the person.
 
-    def __init__(self, status: int, message: str):
+    `replayable`: a command no longer this player's to send (a Buy since bought) that this page
+    sent with this key before: Store.execute answers its replay (a double tap applies once).
+    """
+
+    def __init__(self, status: int, message: str, replayable: bool = False):
         super().__init__(message)
-        self.status, self.message = status, message
+        self.status, self.message, self.replayable = status, message, replayable
 
 
 @bp.before_request
@@ -324,15 +328,17 @@ def _run(token: str, game_id: str, player_id: str, command: dict, key: str):
             raise Refused(403, REPLACED)
         refusal = player_refusal(state, player_id, command)
         if refusal:
-            raise Refused(403, refusal)
+            raise Refused(403, refusal, replayable=True)
 
     try:
         answer = store.execute(
             game_id,
             command,
-            # Scoped to this player's page: a double tap repeats the first answer.
-            idempotency_key=f"join:{player_id}:{key}" if 8 <= len(key) <= MAX_KEY else None,
+            # Scoped to this player's token (as the API's keys): a double tap repeats the
+            # first answer. The prefix keeps the page's keys apart from the API's.
+            idempotency_key=f"join:{key}" if 8 <= len(key) <= MAX_KEY else None,
             authorize=authorize,
+            key_scope=key_scope(token),
         )
     except (Refused, DomainError, StoreError) as e:
         return None, e
