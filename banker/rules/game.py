@@ -151,6 +151,8 @@ def apply(state: dict, command: dict) -> tuple[dict, list[dict]]:
     state = upgrade(state)
     c = schema.read(state, command)
     kind = c["type"]
+    if state["status"] in ("finished", "unfinished") and kind != "undo":
+        require_playing(state)  # every further command is refused
     refusal = endgame.waiting_refusal(state, kind)
     if refusal:
         raise refusal

@@ -154,6 +154,12 @@ def require_playing(s: dict) -> None:
         )
     if s["status"] == "finished":
         raise DomainError("The game is over; nothing more can be recorded.", "game_finished")
+    if s["status"] == "unfinished":
+        raise DomainError(
+            "The game was stopped early (unfinished); nothing more can be recorded. Undo takes "
+            "the stop back.",
+            "game_stopped",
+        )
 
 
 def require_no_debt(s: dict) -> None:
