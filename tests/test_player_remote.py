@@ -77,7 +77,7 @@ def page_of(g, pid: str, query: str = "") -> str:
 def find(html: str, kind: str, button: str | None = None, **fields) -> tuple[dict, dict]:
     """The form of that command type (and hidden fields) and its button starting with `button`."""
     for f in forms_of(html):
-        if f["fields"].get("type") != kind:
+        if f["fields"].get("type", "claim_rent") != kind:  # the claim form posts to /claim
             continue
         if any(f["fields"].get(k) != v for k, v in fields.items()):
             continue
@@ -441,3 +441,191 @@ def test_a_claim_from_the_remotes_form_pays_once_and_only_its_owner_may_send_it(
         r = post(g, "p1", {"type": "claim_rent", "claim": "c1", "key": "ann-claims-c1"})
         assert r.status_code == 303
     assert cash(g) == {"p1": 1444, "p2": 1496, "p3": 1500}
+
+
+# -- trade offers ----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def owners(started):
+    """Ann owns Baltic Avenue (1,440), Bob Reading Railroad (1,300); Cy owns nothing."""
+    g = started
+    g.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
+    g.ok({"type": "buy"})
+    g.ok({"type": "roll", "player": "p2", "dice": [2, 3]})
+    g.ok({"type": "buy"})
+    return g
+
+
+DEAL = {"to": "p2", "give_properties": "baltic-avenue", "receive_cash": "100"}
+OFFER = {
+    "id": "o1",
+    "from": "p1",
+    "to": "p2",
+    "give": {"cash": 0, "properties": ["baltic-avenue"], "jail_cards": []},
+    "receive": {"cash": 100, "properties": [], "jail_cards": []},
+    "unmortgage": [],
+}
+SUMMARY = "Ann gives Baltic Avenue to Bob for 100."
+
+
+def propose(g, **extra):
+    return post(g, "p1", {"type": "propose_trade", "key": "ann-offers-1", **DEAL, **extra})
+
+
+def test_a_player_composes_a_trade_with_the_bankers_one_sentence_summary(owners):
+    g = owners
+    closed = page_of(g, "p1")
+    assert "Offer a trade" in text_of(closed) and 'name="give_cash"' not in closed
+    r = g.client.get(join_path(g, "p1") + "/trade", query_string=DEAL, headers={"HX-Request": "1"})
+    assert r.text.startswith('<section id="compose"')
+    text = text_of(r.text)
+    assert SUMMARY in text
+    assert "You give Baltic Avenue Cash from you (you have 1,440)" in text
+    assert "Bob gives Reading Railroad Cash from Bob (has 1,300)" in text
+    assert "Offer to Bob" in text
+    # Without JS, "Review" shows the whole page with the deal in its address.
+    assert SUMMARY in text_of(g.client.get(join_path(g, "p1") + "/trade", query_string=DEAL).text)
+
+
+def test_with_private_cash_the_trade_form_does_not_show_the_other_sides_cash(new_game):
+    g = new_game(["Ann", "Bob"], options={"private_cash": True})
+    g.ok(START)
+    r = g.client.get(join_path(g, "p1") + "/trade", query_string={"to": "p2"})
+    text = text_of(r.text)
+    assert "Cash from you (you have 1,500)" in text
+    assert "Cash from Bob Ann gives" in text  # no "(has …)"
+
+
+def test_a_trade_offered_on_one_phone_is_accepted_on_another(owners):
+    g = owners
+    r = propose(g)
+    assert r.status_code == 303
+    assert g.state()["pending"]["trade_offers"] == [OFFER]
+    assert cash(g) == {"p1": 1440, "p2": 1300, "p3": 1500}
+
+    ann = page_of(g, "p1")
+    assert f"Trade offers {SUMMARY} Waiting for their answer. Withdraw" in text_of(ann)
+    find(ann, "decline_trade", "Withdraw", offer="o1")
+    assert "accept_trade" not in kinds(ann)
+    bob = page_of(g, "p2")
+    assert f"Trade offers {SUMMARY} Accept" in text_of(bob)
+    cy = page_of(g, "p3")
+    assert SUMMARY in text_of(cy)
+    assert {"accept_trade", "decline_trade"}.isdisjoint(kinds(cy))
+
+    press(g, "p2", "accept_trade", "Accept", offer="o1")
+    state = g.state()
+    assert state["pending"]["trade_offers"] == []
+    assert state["properties"]["baltic-avenue"]["owner"] == "p2"
+    assert cash(g) == {"p1": 1540, "p2": 1200, "p3": 1500}
+
+
+def test_the_other_side_declines_and_the_proposer_withdraws(owners):
+    g = owners
+    propose(g)
+    press(g, "p2", "decline_trade", "Decline", offer="o1")
+    assert g.state()["pending"]["trade_offers"] == []
+    propose(g, key="ann-offers-2")
+    press(g, "p1", "decline_trade", "Withdraw", offer="o2")
+    assert g.state()["pending"]["trade_offers"] == []
+    assert cash(g) == {"p1": 1440, "p2": 1300, "p3": 1500}
+    assert g.state()["properties"]["baltic-avenue"]["owner"] == "p1"
+
+
+def test_offers_not_a_players_own_are_refused_and_change_nothing(owners):
+    g = owners
+    propose(g)
+    before = g.snapshot()
+    r = post(g, "p3", {"type": "accept_trade", "offer": "o1", "key": "cy-accepts"})
+    assert (r.status_code, "Only the player the offer was made to may accept it.") == (
+        403,
+        "Only the player the offer was made to may accept it.",
+    )
+    assert "Only the player the offer was made to may accept it." in text_of(r.text)
+    r = post(g, "p1", {"type": "accept_trade", "offer": "o1", "key": "ann-accepts"})
+    assert r.status_code == 403
+    r = post(g, "p3", {"type": "decline_trade", "offer": "o1", "key": "cy-declines"})
+    assert r.status_code == 403
+    assert "Only the two sides of an offer may decline or withdraw it." in text_of(r.text)
+    r = post(g, "p3", {"type": "propose_trade", "from": "p1", "key": "cy-as-ann", **DEAL})
+    assert r.status_code == 403
+    assert "You may propose a trade only from yourself" in text_of(r.text)
+    assert g.snapshot() == before
+
+
+def test_a_refused_offer_keeps_the_form_as_it_was_with_the_cores_sentence(owners):
+    g = owners
+    deal = {"to": "p2", "give_properties": "baltic-avenue", "give_cash": "5000"}
+    command = {
+        "type": "propose_trade",
+        "from": "p1",
+        "to": "p2",
+        "give": {"cash": 5000, "properties": ["baltic-avenue"], "jail_cards": []},
+        "receive": {"cash": 0, "properties": [], "jail_cards": []},
+        "unmortgage": [],
+    }
+    before = g.snapshot()
+    sentence = g.post(command, token=g.tokens["p1"]).get_json()["error"]["message"]
+    r = post(g, "p1", {"type": "propose_trade", "key": "too-much-1", **deal}, htmx=True)
+    assert r.status_code == 200
+    assert '<section id="compose" class="compose" hx-swap-oob="true"' in r.text
+    assert 'name="give_cash" inputmode="numeric" pattern="[0-9]*" value="5000"' in r.text
+    assert 'value="baltic-avenue" checked' in r.text
+    said = re.search(r'<div id="said".*?</div>', r.text, flags=re.S).group(0)
+    assert 'class="error"' in said and text_of(said) == sentence
+    assert g.snapshot() == before
+
+
+# -- players_act off: only claims ----------------------------------------------------------------
+
+
+def test_when_players_do_not_act_the_page_shows_and_accepts_only_claims(new_game):
+    g = new_game(["Ann", "Bob"], options={"players_act": False})
+    g.ok(START)
+    g.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
+    assert kinds(page_of(g, "p1")) == set()  # her offer, but no Buy: the Banker records it
+    assert "Offer a trade" not in text_of(page_of(g, "p1"))
+    before = g.snapshot()
+    r = post(g, "p1", {"type": "buy", "key": "ann-buys-1"})
+    assert r.status_code == 403
+    assert "In this game players only ask for their rent from their phones" in text_of(r.text)
+    assert g.snapshot() == before
+    g.ok({"type": "buy"})
+    g.ok({"type": "roll", "player": "p2", "dice": [1, 2]})  # Bob on Ann's Baltic Avenue
+    ann = page_of(g, "p1")
+    assert kinds(ann) == {"claim_rent"}
+    assert "build" not in ann and "mortgage" not in kinds(ann)
+    press(g, "p1", "claim_rent", "Ask Bob for 4")
+    assert cash(g) == {"p1": 1444, "p2": 1496}
+
+
+# -- the end -----------------------------------------------------------------------------------
+
+
+def test_players_pages_say_the_final_round_is_over_while_claims_wait(new_game):
+    g = new_game(["Ann", "Bob", "Cy"], options={"deadline": True})
+    g.ok(START)
+    g.ok({"type": "roll", "player": "p1", "dice": [3, 5]})  # Vermont Avenue
+    g.ok({"type": "buy"})
+    g.ok({"type": "call_time"})
+    g.ok({"type": "roll", "player": "p2", "dice": [4, 6]})
+    g.ok({"type": "roll", "player": "p3", "dice": [3, 5]})  # Ann's Vermont Avenue: round over
+    for pid in ("p1", "p2", "p3"):
+        assert "Final round over: waiting for rent claims." in text_of(page_of(g, pid))
+    ann = page_of(g, "p1")
+    assert "Ask before the Banker scores the game." in text_of(ann)
+    press(g, "p1", "claim_rent", "Ask Cy for 6")
+    assert cash(g) == {"p1": 1406, "p2": 1500, "p3": 1494}
+    ann = text_of(page_of(g, "p1"))
+    assert "The game is over: Ann won." in ann and "Final score 1,506" in ann
+    assert kinds(page_of(g, "p1")) == set()
+
+
+def test_a_stopped_game_shows_its_end_and_offers_nothing(owners):
+    g = owners
+    g.ok({"type": "stop"})
+    for pid in ("p1", "p2", "p3"):
+        html = page_of(g, pid)
+        assert "The game was stopped early: an unfinished game, with no winner." in text_of(html)
+        assert kinds(html) == set()

@@ -14,6 +14,7 @@ import secrets
 from werkzeug.datastructures import MultiDict
 
 from banker.rules.board import DECK_NAMES, DEEDS, GROUPS, space_name
+from banker.rules.endgame import askable_claims, claims_wait
 from banker.rules.holdings import score
 from banker.rules.permissions import view_for
 from banker.rules.turn import rent, utility_multiplier
@@ -68,13 +69,7 @@ def _deed_groups(state: dict, owner: str) -> list[dict]:
 
 def final_round_over(state: dict) -> bool:
     """The agreed deadline's final round has ended and rent claims still wait to be asked."""
-    p = state["pending"]
-    return (
-        state["status"] == "playing"
-        and bool(p.get("final_round"))
-        and state["turn"]["player"] is None
-        and bool(p["rent_claims"])
-    )
+    return claims_wait(state) and bool(state["pending"]["rent_claims"])
 
 
 def _ending(state: dict, names: dict) -> str | None:
@@ -208,6 +203,8 @@ def controls(state: dict, me: dict) -> dict:
     return {
         "acts": acts,
         "live": live,
+        # The trade form is not live: it shows before the start too, fetched fresh when opened.
+        "trading": acts and state["status"] in ("setup", "playing") and not me["eliminated"],
         "offer": offer if live and offer and offer["player"] == me["id"] else None,
         "offer_deed": DEEDS[offer["property"]].name if offer else None,
         "auction": _my_auction(state, me) if live else None,
@@ -282,7 +279,7 @@ def player_view(
             "amount": money(c["amount"]),
             "property": DEEDS[c["property"]].name,
         }
-        for c in seen["pending"]["rent_claims"]
+        for c in askable_claims(internal)  # one mortgaged or sold since is gone (the core's rule)
         if c["owner"] == player_id
     ]
     others = [
