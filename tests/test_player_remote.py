@@ -509,6 +509,7 @@ def test_a_trade_offered_on_one_phone_is_accepted_on_another(owners):
     find(ann, "decline_trade", "Withdraw", offer="o1")
     assert "accept_trade" not in kinds(ann)
     bob = page_of(g, "p2")
+    assert "Ann offers you a trade: accept or decline it below." in text_of(bob)
     assert f"Trade offers {SUMMARY} Accept" in text_of(bob)
     cy = page_of(g, "p3")
     assert SUMMARY in text_of(cy)
