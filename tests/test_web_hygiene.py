@@ -125,3 +125,33 @@ def test_static_files_are_versioned_and_kept_long_the_rest_revalidated(client, n
             assert again.status_code == 304
     # Pages and JSON are never cached by a shared cache.
     assert "no-store" in client.get(f"/join/{g.tokens['p1']}").headers["Cache-Control"]
+
+
+def test_every_page_links_a_manifest_with_icons_and_a_theme_colour_and_a_favicon(client, new_game):
+    g = started(client, new_game)
+    html = client.get(f"/join/{g.tokens['p1']}").get_data(as_text=True)
+    link = re.search(r'<link rel="manifest" href="([^"]+)">', html).group(1)
+    assert link == f"/manifest.webmanifest?start=/join/{g.tokens['p1']}"
+    r = client.get(link)
+    assert r.mimetype == "application/manifest+json"
+    manifest = r.get_json()
+    assert manifest["start_url"] == f"/join/{g.tokens['p1']}" and manifest["scope"] == "/"
+    assert manifest["display"] == "fullscreen" and manifest["theme_color"] == "#0b6b3a"
+    for icon in manifest["icons"]:
+        with client.get(icon["src"]) as png:
+            data = png.get_data()
+        assert png.status_code == 200 and data[:8] == b"\x89PNG\r\n\x1a\n", icon
+        width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+        assert icon["sizes"] == f"{width}x{height}"
+    # Only paths of this site start the app.
+    for start in ("https://evil.example/", "//evil.example/", "javascript:alert(1)"):
+        assert (
+            client.get("/manifest.webmanifest", query_string={"start": start}).get_json()[
+                "start_url"
+            ]
+            == "/"
+        )
+    with client.get("/favicon.ico") as ico:
+        assert ico.status_code == 200 and ico.get_data()[:4] == b"\x00\x00\x01\x00"
+    assert '<meta name="theme-color" content="#0b6b3a"' in html
+    assert 'rel="apple-touch-icon"' in html
