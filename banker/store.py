@@ -90,6 +90,17 @@ def _is_disk_full(e: BaseException) -> bool:
     )
 
 
+class SchemaTooNew(StoreError):
+    """The database's schema version (PRAGMA user_version) is newer than this banker's."""
+
+    code = "schema_too_new"
+
+
+# The database layout's version (PRAGMA user_version); raise it with any change a previous
+# banker could not read, so that one refuses the file instead of damaging it.
+SCHEMA_VERSION = 1
+
+
 class SnapshotRefused(StoreError):
     """A snapshot that cannot be resumed: 400 (malformed) or 422 (its log does not hold)."""
 
@@ -251,8 +262,16 @@ class Store:
         self._seen: dict[tuple[str, str], float] = {}
         Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         db = self._db()
+        found = db.execute("PRAGMA user_version").fetchone()[0]
+        if found > SCHEMA_VERSION:  # written by a newer banker: change nothing in it
+            raise SchemaTooNew(
+                f"The database {self.path} was written by a newer banker (schema version "
+                f"{found}; this banker knows up to {SCHEMA_VERSION}): upgrade banker to use it."
+            )
         db.enable_wal()
         migrate(db)
+        if found < SCHEMA_VERSION:
+            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     # -- connections and transactions ---------------------------------------------------------
 
@@ -504,6 +523,20 @@ class Store:
             setattr(game, f"{seat}_token", token)
             self._display_games.pop(old, None)
             return token
+
+    def remove_game(self, game_id: str) -> None:
+        """Delete a game and everything recorded of it (`banker games --remove`)."""
+        with self._transaction() as db:
+            if db.execute("select 1 from games where id = ?", [game_id]).fetchone() is None:
+                raise GameNotFound(f"There is no game {game_id!r}.")
+            for table in ("events", "commands", "player_tokens", "revoked_tokens"):
+                db.execute(f"delete from {table} where game_id = ?", [game_id])
+            db.execute("delete from games where id = ?", [game_id])
+        with self._games_lock:
+            self._games.pop(game_id, None)
+        for cache in (self._token_games, self._display_games):
+            for token in [t for t, g in cache.items() if g == game_id]:
+                cache.pop(token, None)
 
     def rotate_player_token(self, game_id: str, player_id: str) -> str:
         """Give a player a new token (their new link); their old one stops working at once."""
