@@ -587,30 +587,38 @@ class Store:
     ) -> Answer:
         """Apply one command to a game and record it; return the answer for the API.
 
-        In order, under the game's lock: `authorize(state)` may raise to refuse; an answer
-        already given for `idempotency_key` within `key_scope` (the API's: key_scope(token))
-        is returned as it was; a stale `expected_version` raises VersionConflict; the core
-        applies the command (its refusals pass through). Only then is anything written, all in
-        one transaction: only accepted commands' answers are remembered. After any exception
-        nothing changed.
+        In order, under the game's lock: `authorize(state)` may raise to refuse (unless the
+        exception is marked `replayable` and this very command was accepted before with this
+        key and scope: a double tap on a Buy that has since been bought is still its replay);
+        an answer already given for `idempotency_key` within `key_scope` (the API's:
+        key_scope(token)) is returned as it was; a stale `expected_version` raises
+        VersionConflict; the core applies the command (its refusals pass through). Only then
+        is anything written, all in one transaction: only accepted commands' answers are
+        remembered. After any exception nothing changed.
         """
         game = self._game(game_id)
         with game.lock:
             state = game.state
-            if authorize is not None:
-                authorize(state)
+            row = None
             if idempotency_key is not None:
                 row = (
                     self._db()
                     .execute(
-                        "select response from commands "
+                        "select response, command from commands "
                         "where game_id = ? and key_scope = ? and idempotency_key = ?",
                         [game_id, key_scope, idempotency_key],
                     )
                     .fetchone()
                 )
-                if row is not None:
-                    return Answer(json.loads(row[0]), row[0], replayed=True)
+            if authorize is not None:
+                try:
+                    authorize(state)
+                except Exception as e:
+                    same = row is not None and json.loads(row[1]) == command
+                    if not (same and getattr(e, "replayable", False)):
+                        raise
+            if row is not None:
+                return Answer(json.loads(row[0]), row[0], replayed=True)
             if expected_version is not None and expected_version != state["version"]:
                 raise VersionConflict(
                     f"The game is at version {state['version']}, not {expected_version}; "
