@@ -223,3 +223,26 @@ def test_finished_games_older_than_some_days_are_removed_and_the_rest_kept(tmp_p
     result = run("games", "--db", "b.db", "--finished-older-than", "0", "--yes", cwd=tmp_path)
     assert "No game to remove." in result.stdout
     assert ids(db) == {playing["game_id"]}
+
+
+def test_a_new_banker_link_made_while_the_server_runs_stops_the_old_one_there_at_once(tmp_path):
+    from tests.serving import Server, call
+
+    db = tmp_path / "b.db"
+    playing, _ = two_games(db)
+    game_id, old = playing["game_id"], playing["banker_token"]
+    server = Server(db, tmp_path / "serve.log")
+    url = server.start()
+    try:
+        assert call(f"{url}/api/v1/games/{game_id}", token=old)[0] == 200
+        port = url.rsplit(":", 1)[1]
+        result = run("games", "--db", "b.db", "--port", port, "--no-qr", "--new-link", game_id,
+                     cwd=tmp_path)  # fmt: skip
+        assert result.returncode == 0, result.stderr
+        new = re.search(rf"/games/{game_id}\?token=([\w-]+)", result.stdout).group(1)
+        status, _, body = call(f"{url}/api/v1/games/{game_id}", token=old)
+        assert (status, body["error"]["code"]) == (403, "token_replaced")
+        status, _, body = call(f"{url}/api/v1/games/{game_id}", token=new)
+        assert status == 200 and body["version"] == 1
+    finally:
+        server.stop()
