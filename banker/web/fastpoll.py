@@ -2,8 +2,9 @@
 
 Every player's page asks `GET /join/<token>/version?v=N` about every 700 ms. While the game is
 still at version N the answer is an empty 204, found with two dictionary lookups in the Store's
-memory; everything else (a new version, an unknown or replaced token) goes on to Flask, which
-renders the fragment or the clear page as `banker.web.player` says.
+memory; the poll's time is noted too (Store.saw: the Banker's table shows who follows).
+Everything else (a new version, an unknown or replaced token) goes on to Flask, which renders
+the fragment or the clear page as `banker.web.player` says.
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ class IdlePolls:
             token = path[6:-8]
             v = parse_qs(environ.get("QUERY_STRING", "")).get("v", [""])[0]
             found = self.store.player_by_token(token) if v.isdigit() else None
+            if found is not None:
+                self.store.saw(*found)
             if found is not None and int(v) == self.store.version(found[0]):
                 start_response("204 NO CONTENT", list(_HEADERS))
                 return [b""]
