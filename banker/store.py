@@ -72,6 +72,27 @@ class VersionConflict(StoreError):
     code = "version_conflict"
 
 
+class DiskFull(StoreError):
+    """The disk (or the database's size limit) is full: nothing was recorded (HTTP 507)."""
+
+    status = 507
+    code = "disk_full"
+
+    def __init__(self, message: str = ""):
+        super().__init__(
+            message
+            or "The server's disk is full, so nothing was recorded. Free some space on it "
+            "and try again: the game goes on from where it was."
+        )
+
+
+def _is_disk_full(e: BaseException) -> bool:
+    """SQLite's SQLITE_FULL (13): the disk, or the database's max_page_count, is full."""
+    return isinstance(e, sqlite3.Error) and (
+        getattr(e, "sqlite_errorcode", None) == 13 or "disk is full" in str(e)
+    )
+
+
 class SnapshotRefused(StoreError):
     """A snapshot that cannot be resumed: 400 (malformed) or 422 (its log does not hold)."""
 
@@ -261,10 +282,12 @@ class Store:
         db.execute("BEGIN IMMEDIATE")
         try:
             yield db
-        except BaseException:
+            db.commit()  # inside: a commit that fails (disk full) is rolled back too
+        except BaseException as e:
             db.rollback()
+            if _is_disk_full(e):
+                raise DiskFull() from None
             raise
-        db.commit()
 
     def close(self) -> None:
         """Close every connection this store opened."""
