@@ -11,8 +11,10 @@ def strip_rows(g) -> dict:
     """{player name: the row's classes} on the Banker's table page."""
     r = g.client.get(f"/games/{g.id}?token={g.banker_token}", follow_redirects=True)
     assert r.status_code == 200
-    rows = re.findall(r'<li class="([^"]*)">\s*<a [^>]*>\s*<span class="dot"[^>]*></span>'
-                      r'<span class="name">([^<]+)', r.get_data(as_text=True))  # fmt: skip
+    html = r.get_data(as_text=True)
+    strip = html[html.index('<ol class="strip">') :]
+    strip = strip[: strip.index("</ol>")]
+    rows = re.findall(r'<li class="([^"]*)">.*?<span class="name">([^<]+)', strip, re.S)
     return {name: set(classes.split()) for classes, name in rows}
 
 
