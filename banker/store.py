@@ -15,6 +15,7 @@ import os
 import secrets
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -28,6 +29,8 @@ from banker import snapshot as snapshots
 # Game ids are read aloud at the table: no look-alike characters (0/o, 1/l/i).
 _ID_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 _ID_LENGTH = 8
+# A player's page polls about every 700 ms: seen within this many seconds, it follows the game.
+FOLLOWING_SECONDS = 5.0
 
 
 class StoreError(Exception):
@@ -562,6 +565,16 @@ class Store:
             for t in old:
                 self._token_games.pop(t, None)
             return token
+
+    def saw(self, game_id: str, player_id: str) -> None:
+        """Note that this player's page polled just now (memory only)."""
+        self._seen[(game_id, player_id)] = time.monotonic()
+
+    def following(self, game_id: str) -> set[str]:
+        """The players whose page polled in the last FOLLOWING_SECONDS: their phone follows."""
+        since = time.monotonic() - FOLLOWING_SECONDS
+        seen = list(self._seen.items())  # a copy: polls write from other threads
+        return {pid for (gid, pid), at in seen if gid == game_id and at >= since}
 
     def recent_events(self, game_id: str, limit: int) -> list[dict]:
         """The game's `limit` latest events not undone, newest first: [{"seq","type","text"}]."""
