@@ -363,7 +363,7 @@ def _table_context(context: dict, store, internal: dict, state: dict, args) -> N
 def _show(game_id: str, screen: str):
     """GET a screen: the full page, or only its fragment for htmx."""
     require_banker(game_id)
-    flash = _read_flash(game_id)
+    flash = carried = _read_flash(game_id)
     said = ""
     if flash and flash.get("kind") == "said":
         said, flash = flash["text"], None
@@ -374,7 +374,7 @@ def _show(game_id: str, screen: str):
         html = render_template("game.html", **context)
     response = make_response(html)
     response.headers["Cache-Control"] = "no-store"
-    if flash:
+    if carried:  # shown once
         response.delete_cookie(_flash_cookie(game_id), path=game_path(game_id))
     return response
 
