@@ -553,7 +553,8 @@ def test_a_building_auction_is_offered_only_when_the_bank_is_really_short(game):
     assert building_shortage(state) == []  # 32 houses; the two could place 16
     state["bank"]["houses"] = 12
     assert [s["kind"] for s in building_shortage(state)] == ["house"]
-    assert building_shortage(state)[0]["text"] == "The Bank has 12 houses; Ann and Bob could place 16."
+    text = building_shortage(state)[0]["text"]
+    assert text == "The Bank has 12 houses; Ann and Bob could place 16."
     state["properties"]["baltic-avenue"]["mortgaged"] = True  # Bob can no longer build
     assert building_shortage(state) == []  # one builder alone buys at the price
 

@@ -101,7 +101,7 @@ def test_a_whole_game_is_recorded_by_taps_on_a_phone(live_server, phone, check_s
     b.roll(1, 2)
     check_screen(page, "04-card")
     # Nobody holds a jail card: it is in the pile, so offered.
-    expect(b.button("GET OUT OF JAIL FREE.")).to_be_visible()
+    expect(b.button("GET OUT OF JAIL FREE. This card may be kept until needed, traded, or sold.")).to_be_visible()
     b.tap("BANK PAYS YOU DIVIDEND OF $50.")
     b.said("Bob drew Chance: BANK PAYS YOU DIVIDEND OF $50. Bob collected 50 from the Bank (card).")
 
