@@ -590,7 +590,11 @@ def test_history_groups_events_by_turn_newest_first_and_marks_corrections(game, 
     game.ok({"type": "roll", "player": "p2", "dice": [2, 3]})
     html = banker.page("/history")
     titles = re.findall(r'<section class="turn-group[^"]*" aria-label="([^"]+)"', html)
-    assert titles == ["Bob rolled 2 and 3", "Ann rolled 1 and 2", "The start"]
+    assert titles == [
+        "Bob rolled 2 and 3",
+        "Ann rolled 1 and 2",
+        "Ann won the opening roll and starts",
+    ]
     assert html.index("Undo: ") < html.index('class="turn-group')
     assert '<li class="correction"><span class="tag">Correction</span> ' in html
 
@@ -623,7 +627,7 @@ def test_the_poll_keeps_a_first_die_and_an_open_confirmation(client, game, banke
 
 
 def test_the_heading_names_who_acts_now_and_then_whose_roll_is_next(game, banker):
-    assert "<h1 id=\"now\">Ann’s turn</h1>" in banker.page()
+    assert '<h1 id="now">Ann’s turn</h1>' in banker.page()
     game.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
     page = banker.page()
     assert '<h1 id="now">Ann decides: buy Baltic Avenue or auction it</h1>' in page

@@ -225,7 +225,9 @@ def test_history_is_grouped_by_turn_newest_first_with_undo_on_top(table, check_s
     t.page.get_by_role("navigation", name="Screens").get_by_role("link", name="History").tap()
     expect(t.page.get_by_role("heading", level=1)).to_have_text("History")
     groups = t.page.locator(".turn-group h3")
-    expect(groups).to_have_text(["Bob rolled 2 and 3", "Ann rolled 1 and 2", "The start"])
+    expect(groups).to_have_text(
+        ["Bob rolled 2 and 3", "Ann rolled 1 and 2", "Ann won the opening roll and starts"]
+    )
     first = t.page.locator(".turn-group").first
     expect(first).to_contain_text("Bob landed on Reading Railroad.")
     ann = t.page.locator(".turn-group").nth(1)

@@ -343,6 +343,7 @@ def _table_context(context: dict, store, internal: dict, state: dict, args) -> N
     if pending["auction"]:
         item = pending["auction"]["item"]
         context["auction_name"] = views.DEEDS[item].name if item in views.DEEDS else f"one {item}"
+        context["auction_price"] = views.DEEDS[item].price if item in views.DEEDS else None
         context["bidders"] = views.bidders(internal)
         context["placements"] = views.placements(internal)
         context["queue_text"] = moment.auction_queue_text(state)
