@@ -106,7 +106,8 @@ def fuzz(op, mode, fixed: dict, failures: list, statuses: dict, aimed: bool = Fa
     def run(case):
         if aimed and op.method.upper() == "POST" and isinstance(case.body, dict):
             case.body.pop("expected_version", None)
-        response = case.call()
+        # The WSGI transport does not un-gzip bodies: ask for them plain.
+        response = case.call(headers={"Accept-Encoding": "identity"})
         statuses.setdefault(op.label, set()).add(response.status_code)
         try:
             case.validate_response(response, checks=checks)
@@ -129,7 +130,10 @@ def test_schemathesis_finds_no_server_error_and_no_answer_outside_the_documented
         "POST /api/v1/games/{game_id}/commands",
         "GET /api/v1/games/{game_id}/snapshot",
         "POST /api/v1/games/import",
+        "POST /api/v1/games/{game_id}/tokens",
     }
+    # New links last: a 201 there replaces the banker token the other operations are sent with.
+    found.sort(key=lambda op: op.path.endswith("/tokens"))
     failures: list[str] = []
     statuses: dict[str, set[int]] = {}
     for op in found:

@@ -29,7 +29,7 @@ from werkzeug.datastructures import MultiDict
 
 from banker.rules import DomainError, public_state
 from banker.rules.game import undo_refusal
-from banker.store import GameNotFound, VersionConflict, same_token
+from banker.store import DiskFull, GameNotFound, VersionConflict, same_token
 from banker.web import get_store
 from banker.web.guards import CROSS_SITE, is_cross_site_post
 from banker.web.pages import forms, moment, views
@@ -110,8 +110,21 @@ def _page_error(status: int, message: str):
     return render_template("error.html", status=status, message=message), status
 
 
+BANKER_REPLACED = (
+    "This Banker link no longer works: the game was moved to a new Banker link "
+    "(another device). Open the new one."
+)
+
+
 @bp.errorhandler(403)
 def _forbidden(e):
+    # A banker token replaced by a new link (POST …/tokens) says so; a polling page reloads.
+    game_id = (request.view_args or {}).get("game_id", "")
+    given = request.args.get("token") or request.cookies.get(banker_cookie(game_id))
+    if given and get_store().token_revoked(given) == "banker":
+        response = make_response(_page_error(403, BANKER_REPLACED))
+        response.headers["HX-Refresh"] = "true"
+        return response
     return _page_error(403, "Open this game from its Banker link (the one with ?token=).")
 
 
@@ -477,6 +490,8 @@ def act(game_id: str):
         flash, status = {"text": e.message, "at": at, "kind": "refused"}, e.status
     except forms.FormError as e:
         flash, status = {"text": e.message, "at": at, "kind": "refused"}, 400
+    except DiskFull as e:  # nothing recorded: the same sentence, the game goes on
+        flash, status = {"text": e.message, "at": at, "kind": "refused"}, e.status
     args = _args_after(form, screen, flash)
     if screen == "trade" and not (flash and flash["kind"] == "refused"):
         screen = "table"  # a refused trade goes back to the form as it was; an agreed one on
