@@ -9,6 +9,7 @@ replays the log.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import secrets
@@ -54,6 +55,13 @@ class PlayerNotFound(StoreError):
     code = "player_not_found"
 
 
+class UnknownSeat(StoreError):
+    """A new link was asked for a seat the game does not have (HTTP 400)."""
+
+    status = 400
+    code = "unknown_seat"
+
+
 class VersionConflict(StoreError):
     """The command's expected_version is not the game's version (HTTP 409)."""
 
@@ -85,6 +93,7 @@ class _Game:
     state: dict
     banker_token: str
     player_tokens: dict[str, str]  # token -> player id, revoked tokens left out
+    display_token: str = ""
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -105,6 +114,16 @@ def same_token(given: str, token: str) -> bool:
 def utc_now() -> str:
     """The current time as an ISO 8601 UTC timestamp with milliseconds."""
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def new_secret() -> str:
+    """A fresh token: 24 random bytes, URL-safe."""
+    return secrets.token_urlsafe(24)
+
+
+def key_scope(token: str) -> str:
+    """The scope of a token's Idempotency-Keys, stored instead of the token itself."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
 def migrate(db: sqlite_utils.Database) -> None:
@@ -164,10 +183,26 @@ def migrate(db: sqlite_utils.Database) -> None:
         if_not_exists=True,
     )
     db["player_tokens"].create_index(["game_id"], if_not_exists=True)
-    # Idempotency keys are scoped to a game; SQLite lets many rows have a NULL key.
+    # The display's token (games created before it get one when first loaded).
+    if "display_token" not in db["games"].columns_dict:
+        db["games"].add_column("display_token", str)
+    db["games"].create_index(["display_token"], if_not_exists=True)
+    # Banker and display tokens replaced by new links (players' stay in player_tokens).
+    db["revoked_tokens"].create(
+        {"token": str, "game_id": str, "seat": str},
+        pk="token",
+        not_null={"game_id", "seat"},
+        foreign_keys=[("game_id", "games", "id")],
+        if_not_exists=True,
+    )
+    # Idempotency keys are scoped to a game and a token (key_scope(token); "" for the pages'
+    # own keys and for keys stored before scopes existed). SQLite lets many rows have a NULL key.
+    if "key_scope" not in db["commands"].columns_dict:
+        db["commands"].add_column("key_scope", str, not_null_default="")
+    db.execute("drop index if exists commands_idempotency_key")
     db["commands"].create_index(
-        ["game_id", "idempotency_key"],
-        index_name="commands_idempotency_key",
+        ["game_id", "key_scope", "idempotency_key"],
+        index_name="commands_scoped_idempotency_key",
         unique=True,
         if_not_exists=True,
     )
@@ -190,6 +225,9 @@ class Store:
         self._games_lock = threading.Lock()
         # Player token -> game id, filled on first use: a player page's poll never reads SQLite.
         self._token_games: dict[str, str] = {}
+        self._display_games: dict[str, str] = {}  # the same for display tokens
+        # (game id, player id) -> time.monotonic() of that player's page's latest poll.
+        self._seen: dict[tuple[str, str], float] = {}
         Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         db = self._db()
         db.enable_wal()
@@ -254,9 +292,9 @@ class Store:
 
     def _add_game(self, game_id, edition, names, options, state, log=None) -> dict:
         """Store a new game with fresh tokens (and `log(db)`'s rows) in one transaction."""
-        banker_token = secrets.token_urlsafe(24)
+        banker_token, display_token = new_secret(), new_secret()
         players = [
-            {"id": p["id"], "name": p["name"], "token": secrets.token_urlsafe(24)}
+            {"id": p["id"], "name": p["name"], "token": new_secret()}
             for p in rules.public_state(state)["players"]
         ]
         with self._transaction() as db:
@@ -270,6 +308,7 @@ class Store:
                     "version": state["version"],
                     "state": _dumps(state),
                     "created_at": self.clock(),
+                    "display_token": display_token,
                 }
             )
             db["player_tokens"].insert_all(
@@ -278,12 +317,13 @@ class Store:
             )
             if log is not None:
                 log(db)
-        game = _Game(state, banker_token, {p["token"]: p["id"] for p in players})
+        game = _Game(state, banker_token, {p["token"]: p["id"] for p in players}, display_token)
         with self._games_lock:
             self._games[game_id] = game
         return {
             "game_id": game_id,
             "banker_token": banker_token,
+            "display_token": display_token,
             "players": players,
             "state": state,
         }
@@ -295,7 +335,7 @@ class Store:
             if game is None:
                 db = self._db()
                 row = db.execute(
-                    "select banker_token, state from games where id = ?", [game_id]
+                    "select banker_token, state, display_token from games where id = ?", [game_id]
                 ).fetchone()
                 if row is None:
                     raise GameNotFound(f"There is no game {game_id!r}.")
@@ -303,7 +343,15 @@ class Store:
                     "select token, player_id from player_tokens where game_id = ? and not revoked",
                     [game_id],
                 ).fetchall()
-                game = _Game(json.loads(row[1]), row[0], dict(tokens))
+                display_token = row[2]
+                if display_token is None:  # a game stored before displays existed
+                    display_token = new_secret()
+                    with self._transaction() as tx:
+                        tx.execute(
+                            "update games set display_token = ? where id = ?",
+                            [display_token, game_id],
+                        )
+                game = _Game(json.loads(row[1]), row[0], dict(tokens), display_token)
                 self._games[game_id] = game
             return game
 
@@ -312,10 +360,13 @@ class Store:
         return self._game(game_id).state
 
     def role(self, game_id: str, token: str) -> str | None:
-        """Who `token` is in this game: "banker", a player id, or None for a stranger."""
+        """Who `token` is in this game: "banker", a player id, "display", or None (a stranger,
+        or a token replaced by a new link)."""
         game = self._game(game_id)
         if same_token(token, game.banker_token):
             return "banker"
+        if same_token(token, game.display_token):
+            return "display"
         for player_token, player_id in game.player_tokens.items():
             if same_token(token, player_token):
                 return player_id
@@ -344,6 +395,38 @@ class Store:
     def banker_token(self, game_id: str) -> str:
         """The banker token of a game."""
         return self._game(game_id).banker_token
+
+    def display_token(self, game_id: str) -> str:
+        """The display token of a game (its big screen's link)."""
+        return self._game(game_id).display_token
+
+    def game_for_display_token(self, token: str) -> str | None:
+        """The game whose current display token is `token`, else None; from memory after once."""
+        game_id = self._display_games.get(token)
+        if game_id is None:
+            row = (
+                self._db()
+                .execute("select id from games where display_token = ?", [token])
+                .fetchone()
+            )
+            if row is None:
+                return None
+            game_id = row[0]
+        if not same_token(token, self._game(game_id).display_token):
+            self._display_games.pop(token, None)
+            return None
+        self._display_games[token] = game_id
+        return game_id
+
+    def token_revoked(self, token: str) -> str | None:
+        """The seat ("banker", "display" or a player id) `token` was replaced for, else None."""
+        db = self._db()
+        row = db.execute("select seat from revoked_tokens where token = ?", [token]).fetchone()
+        if row is None:
+            row = db.execute(
+                "select player_id from player_tokens where token = ? and revoked", [token]
+            ).fetchone()
+        return row[0] if row else None
 
     # -- player links and cheap version checks ---------------------------------------------------
 
@@ -378,13 +461,34 @@ class Store:
         )
         return row is not None
 
+    def new_token(self, game_id: str, seat: str) -> str:
+        """A new token for a seat ("banker", "display" or a player id): its new link. The seat's
+        old token stops working at once (API, pages, polls); token_revoked() then names the seat.
+        An unknown seat raises UnknownSeat (400) and changes nothing."""
+        game = self._game(game_id)
+        if seat not in ("banker", "display"):
+            if not isinstance(seat, str) or all(p["id"] != seat for p in game.state["players"]):
+                raise UnknownSeat(
+                    f"There is no seat {seat!r} in game {game_id!r}: ask for "
+                    '"banker", "display" or a player id.'
+                )
+            return self.rotate_player_token(game_id, seat)
+        with game.lock:
+            token, old = new_secret(), getattr(game, f"{seat}_token")
+            with self._transaction() as db:
+                db["revoked_tokens"].insert({"token": old, "game_id": game_id, "seat": seat})
+                db.execute(f"update games set {seat}_token = ? where id = ?", [token, game_id])
+            setattr(game, f"{seat}_token", token)
+            self._display_games.pop(old, None)
+            return token
+
     def rotate_player_token(self, game_id: str, player_id: str) -> str:
         """Give a player a new token (their new link); their old one stops working at once."""
         game = self._game(game_id)
         with game.lock:
             if all(p["id"] != player_id for p in game.state["players"]):
                 raise PlayerNotFound(f"There is no player {player_id!r} in game {game_id!r}.")
-            token = secrets.token_urlsafe(24)
+            token = new_secret()
             with self._transaction() as db:
                 db.execute(
                     "update player_tokens set revoked = 1 "
@@ -423,30 +527,34 @@ class Store:
         idempotency_key: str | None = None,
         expected_version: int | None = None,
         authorize: Callable[[dict], None] | None = None,
+        key_scope: str = "",
     ) -> Answer:
         """Apply one command to a game and record it; return the answer for the API.
 
-        In order, under the game's lock: an answer already given for `idempotency_key` is
-        returned as it was; `authorize(state)` may raise to refuse; a stale `expected_version`
-        raises VersionConflict; the core applies the command (its refusals pass through). Only
-        then is anything written, all in one transaction. After any exception nothing changed.
+        In order, under the game's lock: `authorize(state)` may raise to refuse; an answer
+        already given for `idempotency_key` within `key_scope` (the API's: key_scope(token))
+        is returned as it was; a stale `expected_version` raises VersionConflict; the core
+        applies the command (its refusals pass through). Only then is anything written, all in
+        one transaction: only accepted commands' answers are remembered. After any exception
+        nothing changed.
         """
         game = self._game(game_id)
         with game.lock:
+            state = game.state
+            if authorize is not None:
+                authorize(state)
             if idempotency_key is not None:
                 row = (
                     self._db()
                     .execute(
-                        "select response from commands where game_id = ? and idempotency_key = ?",
-                        [game_id, idempotency_key],
+                        "select response from commands "
+                        "where game_id = ? and key_scope = ? and idempotency_key = ?",
+                        [game_id, key_scope, idempotency_key],
                     )
                     .fetchone()
                 )
                 if row is not None:
                     return Answer(json.loads(row[0]), row[0], replayed=True)
-            state = game.state
-            if authorize is not None:
-                authorize(state)
             if expected_version is not None and expected_version != state["version"]:
                 raise VersionConflict(
                     f"The game is at version {state['version']}, not {expected_version}; "
@@ -468,6 +576,7 @@ class Store:
                         "version": version,
                         "command": _dumps(command),
                         "idempotency_key": idempotency_key,
+                        "key_scope": key_scope,
                         "response": text,
                         "at": at,
                     }

@@ -126,7 +126,14 @@ def test_an_imported_snapshot_is_a_new_game_in_exactly_that_state_with_fresh_tok
     r = import_snapshot(client, doc)
     assert r.status_code == 201, r.get_json()
     created = r.get_json()
-    assert list(created) == ["game_id", "banker_token", "banker_url", "players", "state"]
+    assert list(created) == [
+        "game_id",
+        "banker_token",
+        "banker_url",
+        "display_url",
+        "players",
+        "state",
+    ]
     new_id = created["game_id"]
     assert new_id != played.id
     assert created["banker_url"] == (

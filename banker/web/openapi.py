@@ -230,7 +230,7 @@ def _schemas() -> dict:
             "id": PLAYER_ID,
             "name": STR,
             "members": {"type": "array", "items": STR},
-            "cash": INT,
+            "cash": _nullable({**INT, "description": "null: another player's, with private_cash."}),
             "position": {"type": "integer", "minimum": 0, "maximum": 39},
             "in_jail": BOOL,
             "jail_attempts": INT,
@@ -407,6 +407,7 @@ def _schemas() -> dict:
                             "description": "Default: true in g0009; refused in classic.",
                         },
                         "private_cash": {"type": "boolean", "default": False},
+                        "players_act": {"type": "boolean", "default": True},
                     },
                     description="Variations are g0009 only; null or absent: all defaults.",
                     nullable=True,
@@ -420,6 +421,7 @@ def _schemas() -> dict:
                 "game_id": STR,
                 "banker_token": STR,
                 "banker_url": {"type": "string", "format": "uri"},
+                "display_url": {"type": "string", "format": "uri"},
                 "players": {
                     "type": "array",
                     "items": _obj(
@@ -434,7 +436,21 @@ def _schemas() -> dict:
                 },
                 "state": _ref("State"),
             },
-            ["game_id", "banker_token", "banker_url", "players", "state"],
+            ["game_id", "banker_token", "banker_url", "display_url", "players", "state"],
+        ),
+        "NewLinkRequest": _obj(
+            {
+                "for": {
+                    "type": "string",
+                    "description": '"banker", "display" or a player id: the seat to re-link.',
+                }
+            },
+            ["for"],
+            additionalProperties=False,
+        ),
+        "NewLink": _obj(
+            {"for": STR, "token": STR, "url": {"type": "string", "format": "uri"}},
+            ["for", "token", "url"],
         ),
         "CommandAnswer": _obj(
             {
@@ -546,6 +562,7 @@ def _ok(description: str, schema: dict) -> dict:
     return {"description": description, "content": {"application/json": {"schema": schema}}}
 
 
+MEDIA_ERROR = {"415": _error("The body was not sent as Content-Type: application/json.")}
 AUTH_ERRORS = {
     "401": _error("No token was sent."),
     "403": _error("The token is not one of this game's, or may not do this."),
@@ -587,6 +604,7 @@ def openapi_document() -> dict:
                         "201": _ok("The game, its tokens and its URLs.", _ref("CreatedGame")),
                         "400": _error("The body is malformed."),
                         "413": _error("The body is too large."),
+                        **MEDIA_ERROR,
                         "422": _error("The rules forbid this game."),
                     },
                 }
@@ -614,8 +632,9 @@ def openapi_document() -> dict:
                 "parameters": [GAME_ID],
                 "post": {
                     "operationId": "postCommand",
-                    "summary": "Apply one command. A player's token may only claim rent owed "
-                    "to that player.",
+                    "summary": "Apply one command. A player's token may send only the commands "
+                    "of API.md's 'Who may send it' for its own player (else 403 banker_only); "
+                    "the display's token none.",
                     "parameters": [
                         {
                             "name": "Idempotency-Key",
@@ -623,7 +642,8 @@ def openapi_document() -> dict:
                             "required": False,
                             "schema": {"type": "string", "minLength": 1, "maxLength": 200},
                             "description": "Repeating a key returns the first accepted answer "
-                            "and applies nothing again (scoped to the game).",
+                            "and applies nothing again (scoped to the game and the token; "
+                            "looked at only once the token may send the command).",
                         }
                     ],
                     "requestBody": {
@@ -636,7 +656,26 @@ def openapi_document() -> dict:
                         **AUTH_ERRORS,
                         "409": _error("expected_version is not the game's version."),
                         "413": _error("The body is too large."),
+                        **MEDIA_ERROR,
                         "422": _error("The rules forbid this command now."),
+                    },
+                },
+            },
+            "/api/v1/games/{game_id}/tokens": {
+                "parameters": [GAME_ID],
+                "post": {
+                    "operationId": "newToken",
+                    "summary": "A new link for a seat (the banker token only): the seat's old "
+                    "token stops working at once, everywhere.",
+                    "requestBody": {
+                        "required": True,
+                        "content": {"application/json": {"schema": _ref("NewLinkRequest")}},
+                    },
+                    "responses": {
+                        "201": _ok("The seat's new token and link.", _ref("NewLink")),
+                        "400": _error("The body is malformed, or the game has no such seat."),
+                        **AUTH_ERRORS,
+                        **MEDIA_ERROR,
                     },
                 },
             },
@@ -669,6 +708,7 @@ def openapi_document() -> dict:
                         ),
                         "400": _error("Not a well-formed snapshot."),
                         "413": _error("Larger than 5 MB."),
+                        **MEDIA_ERROR,
                         "422": _error(
                             "The rules refuse the game or a command of its log, or the log does "
                             "not reproduce the recorded events and state."
@@ -690,7 +730,8 @@ def openapi_document() -> dict:
                 "bearerAuth": {
                     "type": "http",
                     "scheme": "bearer",
-                    "description": "The banker token or a player token of the game.",
+                    "description": "The banker token, a player token or the display token "
+                    "of the game.",
                 }
             },
             "schemas": _schemas(),
