@@ -300,3 +300,74 @@ def _act(state: dict, names: dict[str, str]) -> str:
             return f"{who} is in Jail: pay 50, use a card, or roll for doubles."
         return f"{who} rolls the dice."
     return ""
+
+
+# -- the phone's Board ---------------------------------------------------------------------------
+
+
+def _cell(i: int) -> tuple[int, int, int, int]:
+    """(x, y, w, h) of space i on a 13-unit board: GO bottom right, play clockwise."""
+    if i % 10 == 0:
+        return {0: (11, 11), 10: (0, 11), 20: (0, 0), 30: (11, 0)}[i] + (2, 2)
+    if i < 10:
+        return 11 - i, 11, 1, 2
+    if i < 20:
+        return 0, 11 - (i - 10), 2, 1
+    if i < 30:
+        return 2 + (i - 21), 0, 1, 2
+    return 11, 2 + (i - 31), 2, 1
+
+
+def _band(i: int, x: float, y: float, w: float, h: float) -> tuple[float, float, float, float]:
+    """The colour band's rectangle, on the side of the cell that faces the centre."""
+    t = 3.5
+    side = _side(i)
+    if side == "bottom":
+        return x, y, w, t
+    if side == "top":
+        return x, y + h - t, w, t
+    if side == "left":
+        return x + w - t, y, t, h
+    return x, y, t, h
+
+
+def mini_cells(all_spaces: list[dict]) -> list[dict]:
+    """The SVG overview's geometry (10 units a space) for each space."""
+    out = []
+    for s in all_spaces:
+        x, y, w, h = (v * 10 for v in _cell(s["index"]))
+        cell = {"s": s, "x": x, "y": y, "w": w, "h": h, "cx": x + w / 2, "cy": y + h / 2}
+        d = s["deed"]
+        if d and d["kind"] == "street":
+            bx, by, bw, bh = _band(s["index"], x, y, w, h)
+            cell["band"] = {
+                "x": bx,
+                "y": by,
+                "w": bw,
+                "h": bh,
+                "cx": bx + bw / 2,
+                "cy": by + bh / 2,
+            }
+        cell["tokens"] = [
+            {**t, "tx": x + 2.8 + (k % 3) * 4.4, "ty": y + h - 2.8 - (k // 3) * 4.4}
+            for k, t in enumerate(s["tokens"])
+        ]
+        # In Jail: the box in the corner's inner part (Just Visiting is the strip round it).
+        cell["tokens"] += [
+            {**t, "tx": x + 10 + (k % 2) * 5, "ty": y + 4.5 + (k // 2) * 5}
+            for k, t in enumerate(s["jailed"])
+        ]
+        out.append(cell)
+    return out
+
+
+def phone(state: dict) -> dict:
+    """Everything templates/_board.html shows."""
+    all_spaces = spaces(state)
+    return {
+        "spaces": all_spaces,
+        "sides": sides(all_spaces),
+        "cells": mini_cells(all_spaces),
+        "players": players(state, "banker"),
+        "now": now(state),
+    }
