@@ -32,6 +32,7 @@ from banker.rules.game import undo_refusal
 from banker.store import GameNotFound, VersionConflict, same_token
 from banker.web import get_store
 from banker.web.guards import CROSS_SITE, is_cross_site_post
+from banker.web import board as pictures_board
 from banker.web.pages import forms, views
 
 bp = Blueprint("pages", __name__)
@@ -275,7 +276,7 @@ def _context(game_id: str, screen: str, args, flash: dict | None = None) -> dict
     elif name == "trade":
         context["trade"] = views.trade_view(internal, args)
     elif name == "board":
-        context["board"] = views.board(state)
+        context["board"] = pictures_board.phone(state)
     elif name == "history":
         context["events"] = list(reversed(store.events(game_id)))
         context["spaces"] = views.space_names()
