@@ -26,7 +26,7 @@ from banker.web.qr import qr_svg
 
 bp = Blueprint("display", __name__)
 
-POLL_EVERY = "700ms"
+POLL_EVERY = "400ms"
 LATEST_EVENTS = 8
 UNKNOWN = (
     "This display link does not work: it is not the link of any game here. Check that it was "
