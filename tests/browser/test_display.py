@@ -24,8 +24,8 @@ _OVERFLOW = """
   if (root.scrollWidth > W || root.scrollHeight > H) {
     out.push(`the page is ${root.scrollWidth}x${root.scrollHeight}`);
   }
-  const outside = (b, c) =>
-    b.left < c.left - .5 || b.right > c.right + .5 || b.top < c.top - .5 || b.bottom > c.bottom + .5;
+  const outside = (b, c) => b.left < c.left - .5 || b.right > c.right + .5
+    || b.top < c.top - .5 || b.bottom > c.bottom + .5;
   const screen = {left: 0, top: 0, right: W, bottom: H};
   for (const el of document.querySelectorAll('#display *')) {
     if (el.closest('.sr-only') || el.closest('.events li')) continue;  // events clip at the end
@@ -35,7 +35,8 @@ _OVERFLOW = """
   }
   for (const sp of document.querySelectorAll('.sp')) {
     const c = sp.getBoundingClientRect();
-    for (const el of sp.querySelectorAll('.name, .meta, .owner, .token, .chip, .jail-in, .visiting')) {
+    const parts = '.name, .meta, .owner, .token, .chip, .jail-in, .visiting';
+    for (const el of sp.querySelectorAll(parts)) {
       if (outside(el.getBoundingClientRect(), c)) out.push(`${sp.id}: ${el.className} sticks out`);
       if (el.scrollWidth > el.clientWidth + 1 && !el.matches('.owner')) {
         out.push(`${sp.id}: ${el.className} is cut`);

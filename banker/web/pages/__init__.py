@@ -30,9 +30,9 @@ from werkzeug.datastructures import MultiDict
 from banker.rules import DomainError, public_state
 from banker.rules.game import undo_refusal
 from banker.store import GameNotFound, VersionConflict, same_token
+from banker.web import board as pictures_board
 from banker.web import get_store
 from banker.web.guards import CROSS_SITE, is_cross_site_post
-from banker.web import board as pictures_board
 from banker.web.pages import forms, views
 
 bp = Blueprint("pages", __name__)
