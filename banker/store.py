@@ -684,23 +684,25 @@ class Store:
     def story_events(self, game_id: str) -> list[dict]:
         """The events banker.story reads, not undone, oldest first, with their data.
 
-        [{"seq", "version", "type", "text", "at", **data}]; only STORY_EVENT_TYPES, so that
-        a long game's story reads a few thousand small rows.
+        [{"seq", "version", "type", "at", "text" (rent claims' only, else ""), **data}]; only
+        STORY_EVENT_TYPES, so that a long game's story reads a few thousand small rows.
         """
         self._game(game_id)
         marks = ", ".join("?" for _ in self.STORY_EVENT_TYPES)
         rows = self._db().execute(
-            "select seq, version, type, text, at, data from events "
+            "select seq, version, type, at, "
+            "case when type = 'rent_claim_opened' then text else '' end, data from events "
             f"where game_id = ? and not undone and type in ({marks}) order by seq",
             [game_id, *self.STORY_EVENT_TYPES],
         )
         return [
-            {**json.loads(data), "seq": seq, "version": v, "type": t, "text": text, "at": at}
-            for seq, v, t, text, at, data in rows
+            {**json.loads(data), "seq": seq, "version": v, "type": t, "at": at, "text": text}
+            for seq, v, t, at, text, data in rows
         ]
 
     def states_at(self, game_id: str, versions) -> dict[int, dict]:
-        """The public state right after each of these versions' commands: {version: state}.
+        """The players and deeds right after each of these versions' commands:
+        {version: {"players": [...], "properties": {...}}} as in the public state.
 
         Read from the answers stored with the commands (version 0, before any command, has
         none: it is left out).
@@ -711,11 +713,15 @@ class Store:
             chunk = wanted[i : i + 500]
             marks = ", ".join("?" for _ in chunk)
             rows = self._db().execute(
-                "select version, json_extract(response, '$.state') from commands "
+                "select version, json_extract(response, '$.state.players'), "
+                "json_extract(response, '$.state.properties') from commands "
                 f"where game_id = ? and version in ({marks})",
                 [game_id, *chunk],
             )
-            states.update((v, json.loads(state)) for v, state in rows)
+            states.update(
+                (v, {"players": json.loads(players), "properties": json.loads(props)})
+                for v, players, props in rows
+            )
         return states
 
     def time_span(self, game_id: str) -> tuple[str | None, str | None]:

@@ -46,14 +46,26 @@ _CLAIM_DEED = re.compile(r" rent on (.+?) before the next player rolls")
 
 def worth(state: dict, pid: str) -> dict:
     """A player's net worth in a state: {"cash", "deeds", "buildings", "total"}."""
-    cash = next(p["cash"] for p in state["players"] if p["id"] == pid)
-    deeds = buildings = 0
+    return worths(state)[pid]
+
+
+def worths(state: dict) -> dict[str, dict]:
+    """Every player's net worth in a state (one pass over the deeds): {pid: worth}."""
+    out = {
+        p["id"]: {"cash": p["cash"], "deeds": 0, "buildings": 0, "total": 0}
+        for p in state["players"]
+    }
     for prop, st in state["properties"].items():
-        if st["owner"] == pid:
+        owner = st["owner"]
+        if owner in out:
             d = DEEDS[prop]
-            deeds += d.mortgage_value if st["mortgaged"] else d.price
-            buildings += building_value(prop, st)
-    return {"cash": cash, "deeds": deeds, "buildings": buildings, "total": cash + deeds + buildings}
+            w = out[owner]
+            w["deeds"] += d.mortgage_value if st["mortgaged"] else d.price
+            if st["houses"] or st["hotel"]:
+                w["buildings"] += building_value(prop, st)
+    for w in out.values():
+        w["total"] = w["cash"] + w["deeds"] + w["buildings"]
+    return out
 
 
 def _start_worth(state: dict) -> dict:
@@ -66,31 +78,42 @@ def _start_worth(state: dict) -> dict:
 # -- rounds -----------------------------------------------------------------------------------
 
 
+MAX_POINTS = 100  # a longer game's chart shows every n-th round (n as small as it can be)
+
+
 def _round_starts(events: list[dict], seats: list[str]) -> list[dict]:
     """The rolls that begin a round, in order."""
-    first = next(
-        (e["player"] for e in events if e["type"] == "started"), seats[0] if seats else None
-    )
+    first = next((e["player"] for e in events if e["type"] == "started"), None)
     if first not in seats:
         return []
-    base = seats.index(first)
-
-    def rel(pid: str) -> int:
-        return (seats.index(pid) - base) % len(seats) if pid in seats else 0
-
+    n, base = len(seats), seats.index(first)
+    rel = {pid: (i - base) % n for i, pid in enumerate(seats)}
     starts, previous = [], None
     for e in events:
         if e["type"] != "rolled":
             continue
-        if previous is None or rel(e["player"]) < rel(previous):
+        r = rel.get(e["player"], 0)
+        if previous is None or r < previous:
             starts.append(e)
-        previous = e["player"]
+        previous = r
     return starts
 
 
+def _every(rounds: int) -> int:
+    """Show every n-th round so that a chart has at most MAX_POINTS points."""
+    return max(1, -(-rounds // MAX_POINTS))
+
+
+def _shown_starts(starts: list[dict]) -> list[tuple[int, dict]]:
+    """(round number - 1, its first roll) of the rounds whose ends the story reads."""
+    every = _every(len(starts))
+    return [(k, e) for k, e in enumerate(starts) if k % every == 0]
+
+
 def versions_needed(events: list[dict], seats: list[str]) -> list[int]:
-    """The versions whose states the story reads: the one just before each round's first roll."""
-    return [e["version"] - 1 for e in _round_starts(events, seats)]
+    """The versions whose states the story reads: the one just before each shown round's first
+    roll (every round's, unless the game is longer than MAX_POINTS rounds)."""
+    return [e["version"] - 1 for _, e in _shown_starts(_round_starts(events, seats))]
 
 
 def _turns(events: list[dict]) -> int:
@@ -100,18 +123,20 @@ def _turns(events: list[dict]) -> int:
         if e["type"] != "rolled":
             continue
         dice = e.get("dice") or [0, 1]
+        doubles = e["doubles"] if "doubles" in e else dice[0] == dice[1]
         if previous is None or previous[0] != e["player"] or not previous[1]:
             turns += 1
-        previous = (e["player"], dice[0] == dice[1])
+        previous = (e["player"], doubles)
     return turns
 
 
 # -- rent -------------------------------------------------------------------------------------
 
 
-def _rents(events: list[dict], seats: list[str]) -> list[dict]:
-    """Every rent paid: [{"payer", "owner", "property", "amount", "round"}] in order."""
-    starts = {e["seq"] for e in _round_starts(events, seats)}
+def _rents(events: list[dict], starts: set[int]) -> list[dict]:
+    """Every rent paid: [{"payer", "owner", "property", "amount", "round"}] in order.
+
+    `starts`: the seq of each round's first roll."""
     claim_deed: dict[str, str | None] = {}
     asked: str | None = None
     rnd, out = 0, []
@@ -209,18 +234,18 @@ def build(
     starts = _round_starts(events, ids)
     over = current["status"] in ("finished", "unfinished")
     rounds = []
-    for k, e in enumerate(starts):
+    for k, e in _shown_starts(starts):
         state = states.get(e["version"] - 1)
-        worths = _start_worth(current) if state is None else {pid: worth(state, pid) for pid in ids}
-        rounds.append({"round": k, "label": "Start" if k == 0 else f"Round {k}", "worth": worths})
+        point = _start_worth(current) if state is None else worths(state)
+        rounds.append({"round": k, "label": "Start" if k == 0 else f"Round {k}", "worth": point})
     rounds.append(
         {
             "round": len(starts),
             "label": ("End" if over else "Now") if starts else "Start",
-            "worth": {pid: worth(current, pid) for pid in ids},
+            "worth": worths(current),
         }
     )
-    rents = _rents(events, ids)
+    rents = _rents(events, {e["seq"] for e in starts})
     story = {
         "game_id": current.get("game_id"),
         "status": current["status"],
@@ -228,6 +253,7 @@ def build(
         "players": players,
         "rounds": rounds,
         "rounds_played": len(starts),
+        "every": _every(len(starts)),
         "turns": _turns(events),
         "started_at": span[0],
         "ended_at": span[1],

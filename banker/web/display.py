@@ -148,7 +148,7 @@ def player_chart(game_id: str, player_id: str) -> dict:
     """What templates/story/_player_chart.html shows: this player's line among the others."""
     whole = story_pages.load(get_store(), game_id)
     shown = stories.for_viewer(whole, player_id)
-    return story_pages.worth_chart(shown, highlight=player_id)
+    return story_pages.worth_chart(shown, highlight=player_id, table_rows=8)
 
 
 @bp.app_template_global()

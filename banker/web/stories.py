@@ -48,9 +48,10 @@ def money(n: int | None) -> str:
     return "—" if n is None else f"{n:,}"
 
 
-def worth_chart(story: dict, highlight: str | None = None) -> dict:
+def worth_chart(story: dict, highlight: str | None = None, table_rows: int | None = None) -> dict:
     """The net-worth lines and their table; deeds and buildings only when cash is hidden
-    from this viewer for anyone."""
+    from this viewer for anyone. `table_rows`: at most so many rounds in the table (evenly
+    chosen, the first and the latest kept), for a page that is re-sent often."""
     labels = [r["label"] for r in story["rounds"]]
     hidden = any(w["total"] is None for r in story["rounds"] for w in r["worth"].values())
     key = "holdings" if hidden else "total"
@@ -72,9 +73,16 @@ def worth_chart(story: dict, highlight: str | None = None) -> dict:
         if hidden
         else "Net worth of every player, round by round"
     )
+    rows = list(range(len(labels)))
+    if table_rows and len(rows) > table_rows:
+        step = (len(rows) - 1) / (table_rows - 1)
+        rows = sorted({round(i * step) for i in range(table_rows)})
+    every = story.get("every", 1)
     return {
         "title": title,
         "measure": key,
+        "rows": rows,
+        "every": every,
         "svg": charts.lines(title, labels, series, highlight),
         "labels": labels,
         "series": [{**s, "shown": [money(v) for v in s["values"]]} for s in series],
