@@ -1,4 +1,4 @@
-"""How long the story of a long game takes on the server (issue 16): budget 100 ms for 10,000 events.
+"""How long the story of a long game takes on the server (issue 16): 100 ms for 10,000 events.
 
     python -m bench.story [--events 10000] [--runs 5]
 
