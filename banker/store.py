@@ -69,6 +69,27 @@ class VersionConflict(StoreError):
     code = "version_conflict"
 
 
+class DiskFull(StoreError):
+    """The disk (or the database's size limit) is full: nothing was recorded (HTTP 507)."""
+
+    status = 507
+    code = "disk_full"
+
+    def __init__(self, message: str = ""):
+        super().__init__(
+            message
+            or "The server's disk is full, so nothing was recorded. Free some space on it "
+            "and try again: the game goes on from where it was."
+        )
+
+
+def _is_disk_full(e: BaseException) -> bool:
+    """SQLite's SQLITE_FULL (13): the disk, or the database's max_page_count, is full."""
+    return isinstance(e, sqlite3.Error) and (
+        getattr(e, "sqlite_errorcode", None) == 13 or "disk is full" in str(e)
+    )
+
+
 class SnapshotRefused(StoreError):
     """A snapshot that cannot be resumed: 400 (malformed) or 422 (its log does not hold)."""
 
@@ -258,10 +279,12 @@ class Store:
         db.execute("BEGIN IMMEDIATE")
         try:
             yield db
-        except BaseException:
+            db.commit()  # inside: a commit that fails (disk full) is rolled back too
+        except BaseException as e:
             db.rollback()
+            if _is_disk_full(e):
+                raise DiskFull() from None
             raise
-        db.commit()
 
     def close(self) -> None:
         """Close every connection this store opened."""
@@ -531,30 +554,38 @@ class Store:
     ) -> Answer:
         """Apply one command to a game and record it; return the answer for the API.
 
-        In order, under the game's lock: `authorize(state)` may raise to refuse; an answer
-        already given for `idempotency_key` within `key_scope` (the API's: key_scope(token))
-        is returned as it was; a stale `expected_version` raises VersionConflict; the core
-        applies the command (its refusals pass through). Only then is anything written, all in
-        one transaction: only accepted commands' answers are remembered. After any exception
-        nothing changed.
+        In order, under the game's lock: `authorize(state)` may raise to refuse (unless the
+        exception is marked `replayable` and this very command was accepted before with this
+        key and scope: a double tap on a Buy that has since been bought is still its replay);
+        an answer already given for `idempotency_key` within `key_scope` (the API's:
+        key_scope(token)) is returned as it was; a stale `expected_version` raises
+        VersionConflict; the core applies the command (its refusals pass through). Only then
+        is anything written, all in one transaction: only accepted commands' answers are
+        remembered. After any exception nothing changed.
         """
         game = self._game(game_id)
         with game.lock:
             state = game.state
-            if authorize is not None:
-                authorize(state)
+            row = None
             if idempotency_key is not None:
                 row = (
                     self._db()
                     .execute(
-                        "select response from commands "
+                        "select response, command from commands "
                         "where game_id = ? and key_scope = ? and idempotency_key = ?",
                         [game_id, key_scope, idempotency_key],
                     )
                     .fetchone()
                 )
-                if row is not None:
-                    return Answer(json.loads(row[0]), row[0], replayed=True)
+            if authorize is not None:
+                try:
+                    authorize(state)
+                except Exception as e:
+                    same = row is not None and json.loads(row[1]) == command
+                    if not (same and getattr(e, "replayable", False)):
+                        raise
+            if row is not None:
+                return Answer(json.loads(row[0]), row[0], replayed=True)
             if expected_version is not None and expected_version != state["version"]:
                 raise VersionConflict(
                     f"The game is at version {state['version']}, not {expected_version}; "

@@ -106,7 +106,8 @@ def fuzz(op, mode, fixed: dict, failures: list, statuses: dict, aimed: bool = Fa
     def run(case):
         if aimed and op.method.upper() == "POST" and isinstance(case.body, dict):
             case.body.pop("expected_version", None)
-        response = case.call()
+        # The WSGI transport does not un-gzip bodies: ask for them plain.
+        response = case.call(headers={"Accept-Encoding": "identity"})
         statuses.setdefault(op.label, set()).add(response.status_code)
         try:
             case.validate_response(response, checks=checks)

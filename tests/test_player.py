@@ -295,7 +295,8 @@ def test_a_claim_page_without_a_claim_field_changes_nothing(claim):
 BANKER_COMMANDS = [
     {"type": "start", "first": "p2"},
     {"type": "roll", "player": "p1", "dice": [1, 2]},
-    # buy, auction and pay_debt with nothing of Bob's pending are the rules' 422 (players act).
+    {"type": "buy"},
+    {"type": "auction"},
     {"type": "bid", "player": "p1", "amount": 10},
     {"type": "close_auction"},
     {"type": "draw_card", "deck": "chance", "card": "go-to-jail"},
@@ -315,6 +316,7 @@ BANKER_COMMANDS = [
         "receive": {"cash": 1, "properties": [], "jail_cards": []},
         "unmortgage": [],
     },
+    {"type": "pay_debt"},
     {"type": "bankrupt", "player": "p1"},
     {"type": "call_time"},
     {"type": "adjust", "player": "p2", "amount": 500, "reason": "I asked nicely"},

@@ -5,9 +5,10 @@ player's token may send, for its own player P only, the commands of `_PLAYER_CHE
 with `players_act` false only `claim_rent` (P's own claim). Everything else from a player's
 token is refused with a sentence (the API answers 403 `banker_only`).
 
-Only a command that names *another* player (or another player's deed, offer, claim or debt) is
-refused here. When the fields that decide it are missing or malformed, or the claim or offer is
-not open, `player_refusal` says nothing: the rules then answer exactly as they would the Banker
+A player's command is refused here unless it is P's own: P's offer (`buy`, `auction`: refused
+too when no offer is open), P's debt (`pay_debt`: likewise), P's deed, or naming P. When the
+command's fields that decide it are missing or malformed, or its claim or trade-offer id is not
+open, `player_refusal` says nothing: the rules then answer exactly as they would the Banker
 (400 malformed, 422 forbidden).
 
 Pure: standard library only, no I/O.
@@ -61,7 +62,9 @@ def _named_player(field: str, sentence: str) -> Callable[[dict, str, dict], str 
 
 def _own_offer(state: dict, me: str, command: dict) -> str | None:
     offer = state["pending"].get("offer")
-    if isinstance(offer, dict) and offer.get("player") != me:
+    if not isinstance(offer, dict):
+        return "No property is on offer to you: there is nothing for you to buy or decline."
+    if offer.get("player") != me:
         return "That offer is another player's: only they (or the Banker) may answer it."
     return None
 
@@ -77,7 +80,9 @@ def _own_deed(state: dict, me: str, command: dict) -> str | None:
 
 def _own_debt(state: dict, me: str, command: dict) -> str | None:
     debt = state["pending"].get("debt")
-    if isinstance(debt, dict) and debt.get("debtor") != me:
+    if not isinstance(debt, dict):
+        return "You owe nothing now: there is no debt for you to pay."
+    if debt.get("debtor") != me:
         return "That debt is another player's: only they (or the Banker) may pay it."
     return None
 

@@ -25,9 +25,12 @@ _ABSENT = object()
 class ApiError(Exception):
     """A refusal decided by the API itself (bad body, missing or wrong token)."""
 
-    def __init__(self, status: int, code: str, message: str):
+    def __init__(self, status: int, code: str, message: str, replayable: bool = False):
         super().__init__(message)
         self.status, self.code, self.message = status, code, message
+        # A player's command no longer theirs to send (say, a Buy since bought) that this
+        # token sent with this Idempotency-Key before: Store.execute answers its replay.
+        self.replayable = replayable
 
 
 @bp.errorhandler(ApiError)
@@ -199,7 +202,7 @@ def post_command(game_id: str):
         if caller != "banker":
             refusal = player_refusal(state, caller, command)
             if refusal:
-                raise ApiError(403, "banker_only", refusal)
+                raise ApiError(403, "banker_only", refusal, replayable=True)
 
     answer = store.execute(
         game_id,

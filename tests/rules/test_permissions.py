@@ -46,8 +46,11 @@ def test_a_player_may_answer_only_their_own_offer():
         )
 
 
-def test_with_no_offer_open_the_rules_answer_a_player_as_the_banker():
-    assert player_refusal(_state(), "p2", {"type": "buy"}) is None
+def test_with_no_offer_open_a_player_may_not_buy_or_auction():
+    for kind in ("buy", "auction"):
+        assert player_refusal(_state(), "p2", {"type": kind}) == (
+            "No property is on offer to you: there is nothing for you to buy or decline."
+        )
 
 
 @pytest.mark.parametrize("kind", ["bid", "pay_jail_fine", "use_jail_card"])
@@ -81,7 +84,9 @@ def test_a_player_pays_only_their_own_debt():
     state = _with(_state(), debt=debt)
     assert player_refusal(state, "p2", {"type": "pay_debt"}) is None
     assert player_refusal(state, "p1", {"type": "pay_debt"})
-    assert player_refusal(_state(), "p1", {"type": "pay_debt"}) is None
+    assert player_refusal(_state(), "p1", {"type": "pay_debt"}) == (
+        "You owe nothing now: there is no debt for you to pay."
+    )
 
 
 def test_a_player_claims_only_their_own_rent_and_a_closed_claim_is_the_rules():

@@ -29,7 +29,7 @@ from werkzeug.datastructures import MultiDict
 
 from banker.rules import DomainError, public_state
 from banker.rules.game import undo_refusal
-from banker.store import GameNotFound, VersionConflict, same_token
+from banker.store import DiskFull, GameNotFound, VersionConflict, same_token
 from banker.web import board as pictures_board
 from banker.web import get_store
 from banker.web.guards import CROSS_SITE, is_cross_site_post
@@ -384,6 +384,8 @@ def act(game_id: str):
         flash, status = {"text": e.message, "at": at, "kind": "refused"}, e.status
     except forms.FormError as e:
         flash, status = {"text": e.message, "at": at, "kind": "refused"}, 400
+    except DiskFull as e:  # nothing recorded: the same sentence, the game goes on
+        flash, status = {"text": e.message, "at": at, "kind": "refused"}, e.status
     # A refused trade goes back to the form as it was; an agreed one to the table.
     args = MultiDict()
     if screen == "trade":
