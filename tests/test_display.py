@@ -7,8 +7,12 @@ import html
 import re
 
 import pytest
+from flask import render_template
 
+from banker import story as stories
+from banker.rules import public_state
 from banker.rules.board import SPACES
+from banker.web import stories as story_pages
 
 START = {"type": "start", "first": "p1"}
 
@@ -196,3 +200,48 @@ def test_the_phone_board_lists_every_space_with_each_deeds_card(shown, client):
     assert "Owner Ann" in card and "With hotel 450" in card and "Rent now 4" in card
     assert "Not mortgaged (the Bank lends 30)" in card
     assert "From GO to Jail" in text and "Ann : Baltic Avenue" in text
+
+
+def test_the_story_of_a_game_won_by_bankruptcy(new_game, client):
+    g = new_game(["Ann", "Bob"])
+    g.ok(START)
+    g.ok({"type": "roll", "player": "p1", "dice": [1, 2]})  # Baltic Avenue
+    g.ok({"type": "buy"})
+    g.ok({"type": "adjust", "player": "p2", "amount": -1500, "reason": "test"})
+    g.ok({"type": "roll", "player": "p2", "dice": [1, 3]})  # Income Tax: a debt of 200
+    g.ok({"type": "bankrupt", "player": "p2"})
+    assert g.state()["status"] == "finished"
+    text = text_of(client.get(path_of(g.created["display_url"]) + "/story").get_data(as_text=True))
+    assert "The game is over" in text and "Ann won: the last player standing." in text
+    standings = text.split("Standings")[1].split("Net worth over the game")[0]
+    assert standings.index("Ann") < standings.index("Bob (out)")
+    assert "Rounds 1 Turns 2" in text
+
+
+def test_the_story_of_a_game_scored_at_the_deadline(new_game, client):
+    g = new_game(["Ann", "Bob"], options={"deadline": True})
+    g.ok(START)
+    g.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
+    g.ok({"type": "buy"})
+    g.ok({"type": "roll", "player": "p2", "dice": [2, 3]})
+    g.ok({"type": "buy"})
+    g.ok({"type": "call_time"})
+    state = g.state()
+    assert state["status"] == "finished" and state["scores"] == {"p1": 1500, "p2": 1500}
+    text = text_of(client.get(path_of(g.created["display_url"]) + "/story").get_data(as_text=True))
+    assert "Scored at the agreed deadline: Ann and Bob share the win." in text
+    assert "Score" in text.split("Standings")[1]
+
+
+def test_the_story_of_a_stopped_game_says_it_is_unfinished(app, store):
+
+    game_id = store.create_game("g0009", ["Ann", "Bob"], {})["game_id"]
+    store.execute(game_id, START)
+    state = {**public_state(store.state(game_id)), "status": "unfinished"}
+    story = stories.build(store.story_events(game_id), {}, state)
+    assert story["rounds"][-1]["label"] == "Start"
+    with app.test_request_context():
+        page = render_template(
+            "story/page.html", back=None, **story_pages.context(stories.for_viewer(story, "banker"))
+        )
+    assert "Everyone agreed to stop: no winner." in text_of(page)
