@@ -10,7 +10,7 @@ from __future__ import annotations
 from markupsafe import Markup, escape
 
 W, H = 640, 300
-LEFT, RIGHT, TOP, BOTTOM = 70, 20, 14, 44
+LEFT, RIGHT, TOP, BOTTOM = 80, 34, 14, 44
 PARTS = (("cash", "Cash"), ("deeds", "Deeds"), ("buildings", "Buildings"))
 
 
@@ -38,16 +38,20 @@ def _y(v: float, top: int, height: int = H) -> float:
     return height - BOTTOM - (height - TOP - BOTTOM) * v / top
 
 
-def _axes(labels: list[str], top: int, width: int = W, height: int = H) -> list[str]:
+def _axes(
+    labels: list[str], top: int, width: int = W, height: int = H, few: bool = False
+) -> list[str]:
+    """Grid lines with their amounts, and round labels under the x axis (`few`: only the
+    first and the last round, and three amounts, for a small chart)."""
     out = []
-    for t in _ticks(top):
+    for t in _ticks(top)[:: 2 if few else 1]:
         y = _y(t, top, height)
         out.append(
             f'<line class="grid" x1="{LEFT}" x2="{width - RIGHT}" y1="{y:.1f}" y2="{y:.1f}"/>'
             f'<text class="tick" x="{LEFT - 8}" y="{y + 6:.1f}" text-anchor="end">{t:,}</text>'
         )
     n = len(labels)
-    every = max(1, -(-n // 6))
+    every = max(1, n - 1) if few else max(1, -(-n // 6))
     for i, label in enumerate(labels):
         if i % every and i != n - 1:
             continue
@@ -99,8 +103,8 @@ def parts(title: str, labels: list[str], rows: list[dict], top: int) -> Markup:
     """Stacked areas of one player's cash, deeds and buildings (rows: worth dicts by round).
 
     A hidden cash (None) is drawn as nothing: the stack then starts with the deeds."""
-    width, height = 420, 240
-    body = _axes(labels, top, width, height)
+    width, height = 420, 260
+    body = _axes(labels, top, width, height, few=True)
     n = len(labels)
     base = [0.0] * n
     for key, _ in PARTS:
