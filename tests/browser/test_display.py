@@ -148,6 +148,10 @@ def test_the_display_follows_a_game_played_through_the_api(live_server, new_api_
     )
     assert "Bob" not in page.inner_text("#space-10 .visiting")
     assert "Bob" not in page.inner_text("#space-30")
+    for prop in ["mediterranean-avenue", "baltic-avenue"] * 4:  # 4 houses, and a hotel
+        api(live_server, game, {"type": "build", "property": prop})
+    follows(page, "document.querySelector('#space-3 svg.hotel') !== null", "a hotel")
+    assert page.locator("#space-1 svg.house").count() == 4
     screenshot(page, f"display-{size}-light")
     assert page.evaluate(_OVERFLOW) == []
     assert axe_violations(page) == []
