@@ -55,7 +55,7 @@ def _axes(
     for i, label in enumerate(labels):
         if i % every and i != n - 1:
             continue
-        if i != n - 1 and n - 1 - i < every / 2:
+        if i != n - 1 and n - 1 - i < every * 0.8:
             continue  # too close to the last label
         x = _x(i, n, width)
         out.append(
