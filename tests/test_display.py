@@ -245,3 +245,17 @@ def test_the_story_of_a_stopped_game_says_it_is_unfinished(app, store):
             "story/page.html", back=None, **story_pages.context(stories.for_viewer(story, "banker"))
         )
     assert "Everyone agreed to stop: no winner." in text_of(page)
+
+
+def test_tokens_show_a_first_letter_or_two_where_players_share_one():
+    from banker.web.board import initials
+
+    state = {
+        "players": [
+            {"id": "p1", "name": "Ann"},
+            {"id": "p2", "name": "alice"},
+            {"id": "p3", "name": "Bob"},
+            {"id": "p4", "name": "Anna"},
+        ]
+    }
+    assert initials(state) == {"p1": "1", "p2": "Al", "p3": "B", "p4": "4"}

@@ -73,11 +73,27 @@ def _side(i: int) -> str:
     return ("bottom", "left", "top", "right")[i // 10]
 
 
-def _token(p: dict, seat: int) -> dict:
+def initials(state: dict) -> dict[str, str]:
+    """What each token shows: the name's first letter, or its first two where two players
+    share a first letter (Ann and Alice: "An", "Al"), else the seat number."""
+    first = [p["name"][:1].upper() for p in state["players"]]
+    two = [p["name"][:2].title() for p in state["players"]]
+    out = {}
+    for i, p in enumerate(state["players"]):
+        if first.count(first[i]) == 1:
+            out[p["id"]] = first[i]
+        elif two.count(two[i]) == 1:
+            out[p["id"]] = two[i]
+        else:
+            out[p["id"]] = str(i + 1)
+    return out
+
+
+def _token(p: dict, seat: int, tag: str) -> dict:
     return {
         "id": p["id"],
         "name": p["name"],
-        "initial": p["name"][:1].upper(),
+        "initial": tag,
         "seat": seat,
         "in_jail": p["in_jail"],
     }
@@ -120,7 +136,13 @@ def buildings_text(st: dict) -> str:
     return ""
 
 
-def deed_card(state: dict, prop: str, seats: dict[str, int], names: dict[str, str]) -> dict:
+def deed_card(
+    state: dict,
+    prop: str,
+    seats: dict[str, int],
+    names: dict[str, str],
+    tags: dict[str, str] | None = None,
+) -> dict:
     """What a deed's card tells: owner, rent now and the ladder, buildings, mortgage."""
     d, st = DEEDS[prop], state["properties"][prop]
     return {
@@ -134,6 +156,7 @@ def deed_card(state: dict, prop: str, seats: dict[str, int], names: dict[str, st
         "owner": st["owner"],
         "owner_name": names.get(st["owner"]),
         "owner_seat": seats.get(st["owner"]),
+        "owner_tag": (tags or {}).get(st["owner"]) or (names.get(st["owner"]) or "")[:1],
         "houses": st["houses"],
         "hotel": st["hotel"],
         "buildings": buildings_text(st),
@@ -153,9 +176,10 @@ def spaces(state: dict) -> list[dict]:
     seats = {p["id"]: i for i, p in enumerate(state["players"])}
     names = {p["id"]: p["name"] for p in state["players"]}
     here: dict[int, list[dict]] = {}
+    tags = initials(state)
     for i, p in enumerate(state["players"]):
         if not p["eliminated"]:
-            here.setdefault(p["position"], []).append(_token(p, i))
+            here.setdefault(p["position"], []).append(_token(p, i, tags[p["id"]]))
     out = []
     for sp in SPACES:
         name = _PRINTED.get(sp.index, sp.name)
@@ -168,7 +192,7 @@ def spaces(state: dict) -> list[dict]:
             "side": _side(sp.index),
             "tokens": [t for t in tokens if not t["in_jail"]],
             "jailed": [t for t in tokens if t["in_jail"]],
-            "deed": deed_card(state, sp.deed, seats, names) if sp.deed else None,
+            "deed": deed_card(state, sp.deed, seats, names, tags) if sp.deed else None,
             "amount": money(sp.amount) if sp.amount else None,
         }
         out.append(space)
@@ -191,6 +215,7 @@ def sides(all_spaces: list[dict]) -> list[dict]:
 def players(state: dict, viewer: str = "banker") -> list[dict]:
     """Everyone with seat, cash (None when hidden from this viewer), where, deeds, turn."""
     private = bool(state["options"].get("private_cash"))
+    tags = initials(state)
     out = []
     for i, p in enumerate(state["players"]):
         mine = [prop for prop, st in state["properties"].items() if st["owner"] == p["id"]]
@@ -205,7 +230,7 @@ def players(state: dict, viewer: str = "banker") -> list[dict]:
                 "id": p["id"],
                 "name": p["name"],
                 "seat": i,
-                "initial": p["name"][:1].upper(),
+                "initial": tags[p["id"]],
                 "cash": money(cash) if cash is not None else None,
                 "where": where,
                 "in_jail": p["in_jail"],
