@@ -417,6 +417,10 @@ def main(argv=None) -> int:
             f"{statistics.median(mems):.1f} MB resident (min {min(mems):.1f}, max {max(mems):.1f})",
         )
     )
+    from bench import phones_follow
+
+    with tempfile.TemporaryDirectory() as tmp, server(Path(tmp) / "f.db") as (_, port, _pid):
+        rows += phones_follow.figures(phones_follow.measure(port))
     from bench.story import measure_story
     from bench.story import rows as story_rows
 

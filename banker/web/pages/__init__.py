@@ -353,7 +353,11 @@ def poll(game_id: str):
     screen = request.args.get("screen", "table")
     if screen.partition(":")[0] not in SCREENS:
         screen = "table"
-    if request.args.get("v") == str(state["version"]):
+    # The table also follows which phones follow the game (players: phones_following).
+    following = ".".join(sorted(get_store().following(game_id)))
+    if request.args.get("v") == str(state["version"]) and (
+        screen != "table" or request.args.get("f", "") == following
+    ):
         return "", 204
     context = _context(game_id, screen, MultiDict())
     return render_template(context["fragment"], oob=True, **context)
