@@ -754,6 +754,62 @@ class Store:
             game_id, edition, json.loads(names), json.loads(options), self.commands(game_id)
         )
 
+    # -- the story of a game (issue 16): cheap reads for banker.story ------------------------------
+
+    STORY_EVENT_TYPES = ("started", "rolled", "paid", "rent_claim_opened", "rent_asked")
+
+    def story_events(self, game_id: str) -> list[dict]:
+        """The events banker.story reads, not undone, oldest first, with their data.
+
+        [{"seq", "version", "type", "at", "text" (rent claims' only, else ""), **data}]; only
+        STORY_EVENT_TYPES, so that a long game's story reads a few thousand small rows.
+        """
+        self._game(game_id)
+        marks = ", ".join("?" for _ in self.STORY_EVENT_TYPES)
+        rows = self._db().execute(
+            "select seq, version, type, at, "
+            "case when type = 'rent_claim_opened' then text else '' end, data from events "
+            f"where game_id = ? and not undone and type in ({marks}) order by seq",
+            [game_id, *self.STORY_EVENT_TYPES],
+        )
+        return [
+            {**json.loads(data), "seq": seq, "version": v, "type": t, "at": at, "text": text}
+            for seq, v, t, at, text, data in rows
+        ]
+
+    def states_at(self, game_id: str, versions) -> dict[int, dict]:
+        """The players and deeds right after each of these versions' commands:
+        {version: {"players": [...], "properties": {...}}} as in the public state.
+
+        Read from the answers stored with the commands (version 0, before any command, has
+        none: it is left out).
+        """
+        wanted = sorted({int(v) for v in versions if int(v) > 0})
+        states: dict[int, dict] = {}
+        for i in range(0, len(wanted), 500):
+            chunk = wanted[i : i + 500]
+            marks = ", ".join("?" for _ in chunk)
+            rows = self._db().execute(
+                "select version, json_extract(response, '$.state.players'), "
+                "json_extract(response, '$.state.properties') from commands "
+                f"where game_id = ? and version in ({marks})",
+                [game_id, *chunk],
+            )
+            states.update(
+                (v, {"players": json.loads(players), "properties": json.loads(props)})
+                for v, players, props in rows
+            )
+        return states
+
+    def time_span(self, game_id: str) -> tuple[str | None, str | None]:
+        """When the game's first and latest commands were recorded (ISO UTC), or Nones."""
+        row = (
+            self._db()
+            .execute("select min(at), max(at) from commands where game_id = ?", [game_id])
+            .fetchone()
+        )
+        return row[0], row[1]
+
     # -- snapshots (pause and resume) ------------------------------------------------------------
 
     def snapshot(self, game_id: str) -> dict:

@@ -30,6 +30,7 @@ from werkzeug.datastructures import MultiDict
 from banker.rules import DomainError, public_state
 from banker.rules.game import undo_refusal
 from banker.store import DiskFull, GameNotFound, VersionConflict, same_token
+from banker.web import board as pictures_board
 from banker.web import get_store
 from banker.web.guards import CROSS_SITE, is_cross_site_post
 from banker.web.pages import forms, moment, views
@@ -319,7 +320,7 @@ def _context(game_id: str, screen: str, args, flash: dict | None = None, said: s
     elif name == "trade":
         context["trade"] = views.trade_view(internal, args)
     elif name == "board":
-        context["board"] = views.board(state)
+        context["board"] = pictures_board.phone(state)
     elif name == "history":
         context["turns"] = moment.history_groups(store.events(game_id), context["names"])
         context["spaces"] = views.space_names()
