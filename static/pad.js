@@ -1,20 +1,20 @@
-// The dice pad: the second tap of a quick double tap on a die is ignored, so that it cannot
-// land on the next pad's first die once the roll's answer has come back. (While the answer is
-// still on its way, hx-sync already drops it.) A Banker's two deliberate taps, first die then
-// second, are further apart than this.
+// A quick double tap applies once. While the first tap's answer is on its way, hx-sync drops
+// the second tap. This drops one that lands just after the answer came back, when the new
+// screen has put another control under the finger (the next player's "First die", a card, a
+// bid): nobody reads a new screen and taps it within 0.3 s.
 (function () {
   "use strict";
   var GAP_MS = 300;
-  var last = 0;
+  var swapped = 0;
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var config = event.detail && event.detail.requestConfig;
+    if (config && config.verb === "post") swapped = Date.now();
+  });
   document.addEventListener("click", function (event) {
-    var die = event.target.closest && event.target.closest("button.die");
-    if (!die) return;
-    var now = Date.now();
-    if (now - last < GAP_MS) {
-      event.preventDefault();
-      event.stopImmediatePropagation();
-      return;
-    }
-    last = now;
+    if (Date.now() - swapped >= GAP_MS) return;
+    var control = event.target.closest && event.target.closest("#screen button, #screen a");
+    if (!control) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
   }, true);
 })();

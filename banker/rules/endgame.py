@@ -171,7 +171,8 @@ def finish_by_score(s: dict, events: list) -> None:
         )
     clear_pending(s)
     listing = "; ".join(f"{name(s, pid)} {money(v)}" for pid, v in scores.items())
-    winners = " and ".join(name(s, w) for w in s["winners"])
+    names = [name(s, w) for w in s["winners"]]
+    winners = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
     event(
         s,
         events,

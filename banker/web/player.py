@@ -288,6 +288,7 @@ def version(token: str):
     if found is None:
         return _gone(token)
     game_id, player_id = found
+    store.saw(game_id, player_id)  # the Banker's table shows this phone as following
     if request.args.get("v", type=int) == store.version(game_id):
         return "", 204
     return render_template("player/_live.html", **player_view(token, game_id, player_id))

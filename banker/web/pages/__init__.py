@@ -30,6 +30,7 @@ from werkzeug.datastructures import MultiDict
 from banker.rules import DomainError, public_state
 from banker.rules.game import undo_refusal
 from banker.store import DiskFull, GameNotFound, VersionConflict, same_token
+from banker.web import board as pictures_board
 from banker.web import get_store
 from banker.web.guards import CROSS_SITE, is_cross_site_post
 from banker.web.pages import forms, moment, views
@@ -319,7 +320,7 @@ def _context(game_id: str, screen: str, args, flash: dict | None = None, said: s
     elif name == "trade":
         context["trade"] = views.trade_view(internal, args)
     elif name == "board":
-        context["board"] = views.board(state)
+        context["board"] = pictures_board.phone(state)
     elif name == "history":
         context["turns"] = moment.history_groups(store.events(game_id), context["names"])
         context["spaces"] = views.space_names()
@@ -356,6 +357,7 @@ def _table_context(context: dict, store, internal: dict, state: dict, args) -> N
     if pending["auction"]:
         item = pending["auction"]["item"]
         context["auction_name"] = views.DEEDS[item].name if item in views.DEEDS else f"one {item}"
+        context["auction_price"] = views.DEEDS[item].price if item in views.DEEDS else None
         context["bidders"] = views.bidders(internal)
         context["placements"] = views.placements(internal)
         context["queue_text"] = moment.auction_queue_text(state)
@@ -376,7 +378,7 @@ def _table_context(context: dict, store, internal: dict, state: dict, args) -> N
 def _show(game_id: str, screen: str):
     """GET a screen: the full page, or only its fragment for htmx."""
     require_banker(game_id)
-    flash = _read_flash(game_id)
+    flash = carried = _read_flash(game_id)
     said = ""
     if flash and flash.get("kind") == "said":
         said, flash = flash["text"], None
@@ -387,7 +389,7 @@ def _show(game_id: str, screen: str):
         html = render_template("game.html", **context)
     response = make_response(html)
     response.headers["Cache-Control"] = "no-store"
-    if flash:
+    if carried:  # shown once
         response.delete_cookie(_flash_cookie(game_id), path=game_path(game_id))
     return response
 
@@ -450,7 +452,11 @@ def poll(game_id: str):
     screen = request.args.get("screen", "table")
     if screen.partition(":")[0] not in SCREENS:
         screen = "table"
-    if request.args.get("v") == str(state["version"]):
+    # The table also follows which phones follow the game (players: phones_following).
+    following = ".".join(sorted(get_store().following(game_id)))
+    if request.args.get("v") == str(state["version"]) and (
+        screen != "table" or request.args.get("f", "") == following
+    ):
         return "", 204
     args = MultiDict({k: request.args[k] for k in ("d1", "pad", "confirm") if k in request.args})
     context = _context(game_id, screen, args, said=_latest_said(game_id))

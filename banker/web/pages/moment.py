@@ -87,7 +87,7 @@ def acting(state: dict) -> dict:
 # -- cards as printed ---------------------------------------------------------------------
 
 _CAPS_WORD = re.compile(r"^[A-Z$0-9][A-Z$0-9.,'’:–-]*$")
-_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+_SENTENCE = re.compile(r"(?<=[.!?])(?<!ST\.)\s+")  # "ST. CHARLES PLACE" is one sentence
 _KINDS = (
     ("Move", ("move_to", "move_to_nearest", "move_relative")),
     ("Collect", ("collect", "collect_from_each_player")),
@@ -102,13 +102,14 @@ def _is_instruction(sentence: str) -> bool:
 
 
 def card_parts(text: str) -> tuple[str, str]:
-    """(lead, instruction) as printed: the story line (Community Chest) or the title (the
-    first sentence of a Chance card) first, then the rest of the instruction."""
+    """(lead, rest) in the card's own words: a Community Chest card's story line, then its
+    instruction in capitals; a Chance card's instruction in capitals, then its small print."""
     sentences = _SENTENCE.split(text.strip())
     i = next((k for k, s in enumerate(sentences) if _is_instruction(s)), 0)
     if i > 0:
         return " ".join(sentences[:i]), " ".join(sentences[i:])
-    return sentences[0], " ".join(sentences[1:])
+    j = next((k for k, s in enumerate(sentences) if s != s.upper()), len(sentences))
+    return " ".join(sentences[:j]), " ".join(sentences[j:])
 
 
 def _sort_key(effect: dict) -> tuple:
@@ -246,26 +247,20 @@ CORRECTIONS = {"adjusted", "token_moved"}
 
 
 def history_groups(events: list[dict], names: dict[str, str]) -> list[dict]:
-    """Events grouped by turn (a roll and everything that followed it), newest turn first;
-    inside a turn, in the order they happened. Corrections are marked."""
+    """Events grouped by turn (a roll, titled by it, and everything that followed it), newest
+    turn first; inside a turn, in the order they happened. Corrections are marked."""
     groups: list[dict] = []
     current: dict | None = None
     for e in events:
-        if current is None or e["type"] in ("rolled", "started"):
-            current = {"title": _title(e), "events": []}
+        if e["type"] in ("rolled", "started"):
+            current = {"title": e["text"].rstrip("."), "undone": e["undone"], "events": []}
+            groups.append(current)
+            continue
+        if current is None:
+            current = {"title": "Before the first roll", "undone": False, "events": []}
             groups.append(current)
         current["events"].append({**e, "correction": e["type"] in CORRECTIONS})
-    for g in groups:
-        g["undone"] = all(e["undone"] for e in g["events"])
     return list(reversed(groups))
-
-
-def _title(e: dict) -> str:
-    if e["type"] == "rolled":
-        return e["text"].split(". ", 1)[0].rstrip(".")
-    if e["type"] == "started":
-        return "The start"
-    return "Before the first roll"
 
 
 def standings(state: dict) -> list[dict]:
