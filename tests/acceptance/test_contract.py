@@ -39,8 +39,8 @@ def pick(obj, keys):
 
 
 def debt(state):
-    """pending.debt's contract fields. `can_raise` is an amount (README: it "counts" what could
-    be sold); in Python False == 0, so the types are checked apart."""
+    """pending.debt's contract fields. `can_raise` is an amount (docs/rules-decisions.md: it
+    "counts" what could be sold); in Python False == 0, so the types are checked apart."""
     d = state["pending"]["debt"]
     assert d is not None, state["pending"]
     assert type(d["amount"]) is int and type(d["can_raise"]) is int, d
