@@ -13,7 +13,9 @@ from .board import (
     space_name,
 )
 from .errors import DomainError
-from .rent import lapse_claims, open_claim, rent, utility_multiplier
+from .rent import lapse_claims, open_claim, owned_in_group, owns_set, rent, utility_multiplier
+
+__all__ = ["owned_in_group", "owns_set", "rent", "utility_multiplier"]  # read by the pages too
 from .state import (
     active_player,
     deck_name,
