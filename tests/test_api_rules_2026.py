@@ -240,7 +240,7 @@ def test_a_trade_offer_is_proposed_and_accepted_as_trade(vermont):
     error = refused(vermont, {"type": "roll", "player": "p2", "dice": [1, 2]}, 422)
     assert error["code"] == "trade_offer_pending"
     assert error["message"].startswith("Let an auction or trade finish before the next roll")
-    answer = vermont.ok({"type": "accept_trade", "offer": "o1"})
+    answer = vermont.ok({"type": "accept_trade", "offer": "o1"}, token=vermont.tokens["p2"])
     assert [e["text"] for e in answer["events"]] == [
         "Bob accepted Ann's offer.",
         "Ann traded Vermont Avenue to Bob for 150.",
@@ -255,9 +255,11 @@ def test_a_trade_offer_is_proposed_and_accepted_as_trade(vermont):
 def test_a_trade_offer_declined_or_withdrawn_is_removed(vermont):
     vermont.ok({"type": "propose_trade", **VERMONT_FOR_150})
     vermont.ok({"type": "propose_trade", **VERMONT_FOR_150, "receive": {"cash": 120}})
-    state = vermont.ok({"type": "decline_trade", "offer": "o1"})["state"]  # Bob says no
+    no = {"type": "decline_trade", "offer": "o1"}
+    state = vermont.ok(no, token=vermont.tokens["p2"])["state"]  # Bob says no from his phone
     assert [o["id"] for o in state["pending"]["trade_offers"]] == ["o2"]
-    state = vermont.ok({"type": "decline_trade", "offer": "o2"})["state"]  # Ann withdraws it
+    withdraw = {"type": "decline_trade", "offer": "o2"}
+    state = vermont.ok(withdraw, token=vermont.tokens["p1"])["state"]  # Ann withdraws it
     assert state["pending"]["trade_offers"] == []
     assert cashes(state) == {"p1": 1400, "p2": 1500}
     refused(vermont, {"type": "accept_trade", "offer": "o2"}, 422, "no_such_offer")
