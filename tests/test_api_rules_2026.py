@@ -339,3 +339,19 @@ def test_a_snapshot_saved_before_trade_offers_still_resumes(vermont):
     assert r.status_code == 201, r.get_json()
     state = r.get_json()["state"]
     assert state["pending"]["trade_offers"] == [] and state["options"]["players_act"] is True
+
+
+def test_a_snapshot_whose_trade_offer_or_status_was_changed_is_refused(vermont):
+    vermont.ok({"type": "propose_trade", **VERMONT_FOR_150})
+    r = vermont.client.get(f"/api/v1/games/{vermont.id}/snapshot", headers=vermont.auth())
+    doc = r.get_json()
+    doc["state"]["pending"]["trade_offers"][0]["receive"]["cash"] = 1
+    r = vermont.client.post("/api/v1/games/import", json=doc)
+    assert r.status_code == 422
+    assert r.get_json()["error"]["code"] == "state_mismatch"
+    assert "state.pending.trade_offers[0].receive.cash" in r.get_json()["error"]["message"]
+    doc = vermont.client.get(f"/api/v1/games/{vermont.id}/snapshot", headers=vermont.auth())
+    doc = doc.get_json()
+    doc["state"]["status"] = "unfinished"
+    r = vermont.client.post("/api/v1/games/import", json=doc)
+    assert r.status_code == 422 and r.get_json()["error"]["code"] == "state_mismatch"
