@@ -421,6 +421,10 @@ def main(argv=None) -> int:
 
     with tempfile.TemporaryDirectory() as tmp, server(Path(tmp) / "f.db") as (_, port, _pid):
         rows += phones_follow.figures(phones_follow.measure(port))
+    from bench.story import measure_story
+    from bench.story import rows as story_rows
+
+    rows += story_rows(measure_story(args.long, args.runs))
     width = max(len(r[0]) for r in rows)
     print(f"{'measurement':<{width}}  {'budget':<22}  figure")
     for name, budget, figure in rows:

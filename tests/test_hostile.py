@@ -133,6 +133,8 @@ def test_schemathesis_finds_no_server_error_and_no_answer_outside_the_documented
         "POST /api/v1/games/import",
         "POST /api/v1/games/{game_id}/tokens",
     }
+    # New links last: a 201 there replaces the banker token the other operations are sent with.
+    found.sort(key=lambda op: op.path.endswith("/tokens"))
     failures: list[str] = []
     statuses: dict[str, set[int]] = {}
     for op in found:
