@@ -279,3 +279,13 @@ def test_tokens_show_a_first_letter_or_two_where_players_share_one():
         ]
     }
     assert initials(state) == {"p1": "1", "p2": "Al", "p3": "B", "p4": "4"}
+
+
+def test_with_private_cash_the_displays_events_do_not_tell_a_debtors_cash(new_game, client):
+    g = new_game(["Ann", "Bob"], options={"private_cash": True})
+    g.ok(START)
+    g.ok({"type": "adjust", "player": "p1", "amount": -1377, "reason": "test"})  # Ann has 123
+    answer = g.ok({"type": "roll", "player": "p1", "dice": [1, 3]})  # Income Tax: 200
+    assert any("with 123 in cash" in e["text"] for e in answer["events"])
+    text = text_of(client.get(path_of(g.created["display_url"])).get_data(as_text=True))
+    assert "Ann cannot pay 200 to the Bank" in text and "123" not in text
