@@ -664,3 +664,19 @@ def test_the_home_page_lists_this_browsers_games_as_banker_and_as_player(client,
     assert f"Dan · Cat, Dan · setup · {played.id}" in page
     html = client.get("/").get_data(as_text=True)
     assert f'href="/join/{played.tokens["p2"]}"' in html
+
+
+def test_a_plain_form_from_this_site_is_accepted_although_no_referrer_makes_its_origin_null(
+    client, game, banker
+):
+    """A browser without JavaScript under Referrer-Policy: no-referrer sends Origin: null."""
+    form, _ = find_button(banker.page("?d1=1"), "2")
+    data = MultiDict(form["fields"] + [("d2", "2")])
+    r = client.post(
+        form["action"], data=data, headers={"Origin": "null", "Sec-Fetch-Site": "cross-site"}
+    )
+    assert r.status_code == 403 and game.state()["version"] == 1
+    r = client.post(
+        form["action"], data=data, headers={"Origin": "null", "Sec-Fetch-Site": "same-origin"}
+    )
+    assert r.status_code == 303 and game.state()["players"][0]["position"] == 3

@@ -37,4 +37,8 @@ def is_cross_site_post() -> bool:
     source = request.headers.get("Origin") or request.headers.get("Referer")
     if source is None:
         return False
-    return source == "null" or _origin(source) not in own_origins()
+    if source == "null":
+        # Under Referrer-Policy: no-referrer a browser's plain form POST says "Origin: null"
+        # even on its own site; Sec-Fetch-Site (set by the browser, never by a page) tells.
+        return request.headers.get("Sec-Fetch-Site") != "same-origin"
+    return _origin(source) not in own_origins()
