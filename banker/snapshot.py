@@ -229,6 +229,15 @@ def _with_game_id(value, old: str, new: str):
     return value
 
 
+def _upgraded(recorded: dict) -> dict:
+    """A state recorded before trade offers and players_act (2026-12-01) with their defaults,
+    as the core upgrades it; a state too damaged for that is compared as it is."""
+    try:
+        return rules.upgrade(recorded)
+    except (KeyError, TypeError, AttributeError):
+        return recorded
+
+
 def answer_text(state: dict, events: list[dict]) -> str:
     """The answer the API gives to a command that led to `state` (as Store.execute makes it)."""
     body = {
@@ -371,7 +380,7 @@ def check(doc: dict, new_game_id: str) -> Checked:
             )
 
     # And the state they lead to must be the recorded one, to the last internal field.
-    where = _first_difference(_with_game_id(recorded, old_id, new_game_id), _json(state))
+    where = _first_difference(_upgraded(_with_game_id(recorded, old_id, new_game_id)), _json(state))
     if where:
         raise _refused(
             "The file was changed or damaged after it was saved: its recorded state is not "

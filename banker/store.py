@@ -15,6 +15,7 @@ import os
 import secrets
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -28,6 +29,8 @@ from banker import snapshot as snapshots
 # Game ids are read aloud at the table: no look-alike characters (0/o, 1/l/i).
 _ID_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 _ID_LENGTH = 8
+# A player's page polls about every 700 ms: seen within this many seconds, it follows the game.
+FOLLOWING_SECONDS = 5.0
 
 
 class StoreError(Exception):
@@ -88,6 +91,17 @@ def _is_disk_full(e: BaseException) -> bool:
     return isinstance(e, sqlite3.Error) and (
         getattr(e, "sqlite_errorcode", None) == 13 or "disk is full" in str(e)
     )
+
+
+class SchemaTooNew(StoreError):
+    """The database's schema version (PRAGMA user_version) is newer than this banker's."""
+
+    code = "schema_too_new"
+
+
+# The database layout's version (PRAGMA user_version); raise it with any change a previous
+# banker could not read, so that one refuses the file instead of damaging it.
+SCHEMA_VERSION = 1
 
 
 class SnapshotRefused(StoreError):
@@ -251,8 +265,16 @@ class Store:
         self._seen: dict[tuple[str, str], float] = {}
         Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         db = self._db()
+        found = db.execute("PRAGMA user_version").fetchone()[0]
+        if found > SCHEMA_VERSION:  # written by a newer banker: change nothing in it
+            raise SchemaTooNew(
+                f"The database {self.path} was written by a newer banker (schema version "
+                f"{found}; this banker knows up to {SCHEMA_VERSION}): upgrade banker to use it."
+            )
         db.enable_wal()
         migrate(db)
+        if found < SCHEMA_VERSION:
+            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     # -- connections and transactions ---------------------------------------------------------
 
@@ -505,6 +527,20 @@ class Store:
             self._display_games.pop(old, None)
             return token
 
+    def remove_game(self, game_id: str) -> None:
+        """Delete a game and everything recorded of it (`banker games --remove`)."""
+        with self._transaction() as db:
+            if db.execute("select 1 from games where id = ?", [game_id]).fetchone() is None:
+                raise GameNotFound(f"There is no game {game_id!r}.")
+            for table in ("events", "commands", "player_tokens", "revoked_tokens"):
+                db.execute(f"delete from {table} where game_id = ?", [game_id])
+            db.execute("delete from games where id = ?", [game_id])
+        with self._games_lock:
+            self._games.pop(game_id, None)
+        for cache in (self._token_games, self._display_games):
+            for token in [t for t, g in cache.items() if g == game_id]:
+                cache.pop(token, None)
+
     def rotate_player_token(self, game_id: str, player_id: str) -> str:
         """Give a player a new token (their new link); their old one stops working at once."""
         game = self._game(game_id)
@@ -529,6 +565,16 @@ class Store:
             for t in old:
                 self._token_games.pop(t, None)
             return token
+
+    def saw(self, game_id: str, player_id: str) -> None:
+        """Note that this player's page polled just now (memory only)."""
+        self._seen[(game_id, player_id)] = time.monotonic()
+
+    def following(self, game_id: str) -> set[str]:
+        """The players whose page polled in the last FOLLOWING_SECONDS: their phone follows."""
+        since = time.monotonic() - FOLLOWING_SECONDS
+        seen = list(self._seen.items())  # a copy: polls write from other threads
+        return {pid for (gid, pid), at in seen if gid == game_id and at >= since}
 
     def recent_events(self, game_id: str, limit: int) -> list[dict]:
         """The game's `limit` latest events not undone, newest first: [{"seq","type","text"}]."""
@@ -707,6 +753,62 @@ class Store:
         return rules.replay(
             game_id, edition, json.loads(names), json.loads(options), self.commands(game_id)
         )
+
+    # -- the story of a game (issue 16): cheap reads for banker.story ------------------------------
+
+    STORY_EVENT_TYPES = ("started", "rolled", "paid", "rent_claim_opened", "rent_asked")
+
+    def story_events(self, game_id: str) -> list[dict]:
+        """The events banker.story reads, not undone, oldest first, with their data.
+
+        [{"seq", "version", "type", "at", "text" (rent claims' only, else ""), **data}]; only
+        STORY_EVENT_TYPES, so that a long game's story reads a few thousand small rows.
+        """
+        self._game(game_id)
+        marks = ", ".join("?" for _ in self.STORY_EVENT_TYPES)
+        rows = self._db().execute(
+            "select seq, version, type, at, "
+            "case when type = 'rent_claim_opened' then text else '' end, data from events "
+            f"where game_id = ? and not undone and type in ({marks}) order by seq",
+            [game_id, *self.STORY_EVENT_TYPES],
+        )
+        return [
+            {**json.loads(data), "seq": seq, "version": v, "type": t, "at": at, "text": text}
+            for seq, v, t, at, text, data in rows
+        ]
+
+    def states_at(self, game_id: str, versions) -> dict[int, dict]:
+        """The players and deeds right after each of these versions' commands:
+        {version: {"players": [...], "properties": {...}}} as in the public state.
+
+        Read from the answers stored with the commands (version 0, before any command, has
+        none: it is left out).
+        """
+        wanted = sorted({int(v) for v in versions if int(v) > 0})
+        states: dict[int, dict] = {}
+        for i in range(0, len(wanted), 500):
+            chunk = wanted[i : i + 500]
+            marks = ", ".join("?" for _ in chunk)
+            rows = self._db().execute(
+                "select version, json_extract(response, '$.state.players'), "
+                "json_extract(response, '$.state.properties') from commands "
+                f"where game_id = ? and version in ({marks})",
+                [game_id, *chunk],
+            )
+            states.update(
+                (v, {"players": json.loads(players), "properties": json.loads(props)})
+                for v, players, props in rows
+            )
+        return states
+
+    def time_span(self, game_id: str) -> tuple[str | None, str | None]:
+        """When the game's first and latest commands were recorded (ISO UTC), or Nones."""
+        row = (
+            self._db()
+            .execute("select min(at), max(at) from commands where game_id = ?", [game_id])
+            .fetchone()
+        )
+        return row[0], row[1]
 
     # -- snapshots (pause and resume) ------------------------------------------------------------
 

@@ -402,7 +402,8 @@ def test_the_start_form_creates_a_game_and_this_phone_lists_it_to_resume(client)
     assert f'href="/games/{game_id}"' in home and "Ann, Bob" in home
     state = client.application.extensions["banker.store"].state(game_id)
     assert state["options"] == {"auction_all": False, "deadline": True, "teams": False,
-                                "hotel_shortage_ruling": True, "private_cash": False}  # fmt: skip
+                                "hotel_shortage_ruling": True, "private_cash": False,
+                                "players_act": False}  # fmt: skip (its switch was not ticked)
     stranger = client.application.test_client()
     assert f'href="/games/{game_id}"' not in stranger.get("/").get_data(as_text=True)
 

@@ -196,3 +196,18 @@ def test_a_game_stored_before_displays_gets_a_display_token(db_path):
     assert token and store.role(game_id, token) == "display"
     assert store.game_for_display_token(token) == game_id
     store.close()
+
+
+def test_an_idle_display_poll_is_answered_204_until_its_token_is_replaced(game):
+    token = display_token(game)
+    r = game.client.get(f"/display/{token}/version?v=1")
+    assert r.status_code == 204 and r.headers["Cache-Control"] == "private, no-store"
+    assert game.client.get(f"/display/{token}/version?v=0").status_code != 204
+    assert game.client.get(f"/display/{token}/version?v=%C2%B2").status_code != 204
+    new_link(game, "display")
+    assert game.client.get(f"/display/{token}/version?v=1").status_code != 204
+
+
+def test_a_superscript_digit_in_a_players_poll_is_no_server_error(game):
+    r = game.client.get(f"/join/{game.tokens['p1']}/version?v=%C2%B2")
+    assert r.status_code == 200  # not a version: the fresh fragment

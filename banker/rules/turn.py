@@ -15,26 +15,21 @@ from .board import (
     UTILITIES,
     space_name,
 )
-from .errors import BadCommand, DomainError
+from .errors import DomainError
 from .state import (
-    MAX_AMOUNT,
     active_player,
-    deck_field,
     deck_name,
     deed_name,
-    dice_field,
     event,
-    field,
-    int_field,
     money,
     name,
+    next_player,
     others_from_left,
     pay,
     player,
     receive,
     require_no_debt,
     require_playing,
-    str_field,
 )
 
 # --- whose turn ---------------------------------------------------------------------------
@@ -52,8 +47,6 @@ def begin_turn(s: dict, pid: str) -> None:
 
 def end_turn(s: dict, pid: str) -> None:
     """pid's turn is over: the dice pass left (only if it still is pid's turn)."""
-    from .state import next_player
-
     if s["turn"]["player"] == pid:
         begin_turn(s, next_player(s, pid))
 
@@ -223,8 +216,6 @@ def move_and_land(s: dict, events: list, pid: str, steps: int) -> None:
 
 # --- commands -----------------------------------------------------------------------------
 
-BLOCKING = ("offer", "auction", "card", "dice", "debt")
-
 
 def require_nothing_pending(s: dict, what: str) -> None:
     pending = s["pending"]
@@ -249,6 +240,13 @@ def require_nothing_pending(s: dict, what: str) -> None:
             f"{name(s, pending['dice']['player'])} must roll for the utility rent before {what}.",
             "rent_roll_pending",
         )
+    if pending["trade_offers"]:
+        o = pending["trade_offers"][0]
+        raise DomainError(
+            f"Let an auction or trade finish before {what}: {name(s, o['from'])}'s trade offer "
+            f"to {name(s, o['to'])} is open (accept or decline it).",
+            "trade_offer_pending",
+        )
 
 
 def cmd_start(s: dict, events: list, c: dict) -> None:
@@ -263,7 +261,7 @@ def cmd_start(s: dict, events: list, c: dict) -> None:
 
 def cmd_roll(s: dict, events: list, c: dict) -> None:
     p = active_player(s, c)
-    d1, d2 = dice_field(c)
+    d1, d2 = c["dice"]
     require_playing(s)
     pid, t = p["id"], s["turn"]
     if t["player"] != pid:
@@ -414,7 +412,7 @@ def cmd_bid(s: dict, events: list, c: dict) -> None:
     from .holdings import building_refusal_anywhere
 
     p = active_player(s, c)
-    amount = int_field(c, "amount", 1, MAX_AMOUNT)
+    amount = c["amount"]
     require_playing(s)
     require_no_debt(s)
     a = s["pending"]["auction"]
@@ -480,19 +478,52 @@ def cmd_close_auction(s: dict, events: list, c: dict) -> None:
     pay(s, events, winner, None, bid, "auction", f"auction of {deed_name(item)}")
 
 
-def cmd_claim_rent(s: dict, events: list, c: dict) -> None:
-    cid = str_field(c, "claim", max_len=40)
-    require_playing(s)
-    require_no_debt(s)
-    claims = s["pending"]["rent_claims"]
-    for cl in claims:
-        if cl["id"] == cid:
-            break
-    else:
-        raise DomainError(
+def claim_refusal(s: dict, claim_id: str, debt_counts: bool = True) -> DomainError | None:
+    """Why the owner may not ask for this rent claim now, or None (then claim_rent is accepted).
+
+    The claim must be open; the deed must still be the claim owner's and not mortgaged ("No rent
+    is collected on a mortgaged property"), though the amount stays the one fixed at landing;
+    and no debt may be pending (unless `debt_counts` is False: the claim then only waits).
+    """
+    if s["status"] != "playing":
+        try:
+            require_playing(s)
+        except DomainError as e:
+            return e
+    cl = next((x for x in s["pending"]["rent_claims"] if x["id"] == claim_id), None)
+    if cl is None:
+        return DomainError(
             "That rent claim is not open: it was paid or it lapsed when the next player rolled.",
             "no_such_claim",
         )
+    st, deed = s["properties"][cl["property"]], deed_name(cl["property"])
+    if st["owner"] != cl["owner"]:
+        return DomainError(
+            f"{name(s, cl['owner'])} no longer owns {deed}, so cannot ask for its rent.",
+            "not_owner",
+        )
+    if st["mortgaged"]:
+        return DomainError(
+            f"{deed} is mortgaged now: No rent is collected on a mortgaged property.",
+            "mortgaged",
+        )
+    if debt_counts:
+        try:
+            require_no_debt(s)
+        except DomainError as e:
+            return e
+    return None
+
+
+def cmd_claim_rent(s: dict, events: list, c: dict) -> None:
+    cid = c["claim"]
+    require_playing(s)
+    require_no_debt(s)
+    refusal = claim_refusal(s, cid)
+    if refusal:
+        raise refusal
+    claims = s["pending"]["rent_claims"]
+    cl = next(x for x in claims if x["id"] == cid)
     claims.remove(cl)
     event(
         s,
@@ -514,7 +545,7 @@ def cmd_claim_rent(s: dict, events: list, c: dict) -> None:
 
 
 def cmd_rent_roll(s: dict, events: list, c: dict) -> None:
-    d1, d2 = dice_field(c)
+    d1, d2 = c["dice"]
     require_playing(s)
     require_no_debt(s)
     dice = s["pending"]["dice"]
@@ -567,7 +598,7 @@ def cmd_pay_jail_fine(s: dict, events: list, c: dict) -> None:
 
 
 def cmd_use_jail_card(s: dict, events: list, c: dict) -> None:
-    deck = deck_field(c)  # a malformed command is refused as such, whatever the state
+    deck = c["deck"]
     p = _jailed_turn(s, c)
     if deck not in p["jail_cards"]:
         raise DomainError(
@@ -598,12 +629,7 @@ def card_holder(s: dict, deck: str) -> dict | None:
 
 
 def cmd_draw_card(s: dict, events: list, c: dict) -> None:
-    deck = deck_field(c)
-    card_id = field(c, "card")
-    if not isinstance(card_id, str) or card_id not in CARDS[deck]:
-        raise BadCommand(
-            f"There is no card '{str(card_id)[:60]}' in {deck_name(deck)}.", "unknown_card"
-        )
+    deck, card_id = c["deck"], c["card"]
     require_playing(s)
     require_no_debt(s)
     pending = s["pending"]["card"]

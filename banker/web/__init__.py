@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Flask, current_app, jsonify, render_template, request
+from flask import Flask, current_app, jsonify, render_template, request, url_for
 from htmx_flask import Htmx
 from werkzeug.exceptions import HTTPException
 
@@ -65,6 +65,9 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(display.bp)
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(DiskFull, _disk_full)
+    # Browsers ask for /favicon.ico on their own (a JSON answer opened in a tab, say).
+    app.add_url_rule("/favicon.ico", "favicon", lambda: app.send_static_file("favicon.ico"))
+    app.add_url_rule("/manifest.webmanifest", "manifest", manifest)
     from banker.web.fastpoll import IdlePolls
 
     app.wsgi_app = IdlePolls(app.wsgi_app, app.extensions["banker.store"])
@@ -90,12 +93,53 @@ def _static_version(endpoint: str, values: dict) -> None:
 
 
 def _static_cache(response):
+    if request.endpoint == "favicon":
+        response.headers["Cache-Control"] = "public, max-age=86400"
     if request.endpoint == "static" and response.status_code in (200, 304):
         filename = (request.view_args or {}).get("filename", "")
         response.headers["Cache-Control"] = hygiene.static_cache_control(
             current_app.static_folder, filename, request.args.get("v")
         )
         response.headers.pop("Expires", None)
+    return response
+
+
+THEME = "#0b6b3a"  # the table's green (static/site.css --accent)
+
+
+def manifest():
+    """The web app manifest of the page at ?start=PATH: added to a phone's home screen, that
+    page opens full screen with banker's icon."""
+    start = request.args.get("start", "/")
+    if not start.startswith("/") or start.startswith("//") or "\\" in start:
+        start = "/"
+    root = request.script_root
+
+    def icon(name: str, size: int, purpose: str = "any") -> dict:
+        src = url_for("static", filename=name)
+        return {"src": src, "sizes": f"{size}x{size}", "type": "image/png", "purpose": purpose}
+
+    body = {
+        "name": "Banker",
+        "short_name": "Banker",
+        "description": "The digital Banker for a real game of Monopoly.",
+        "id": root + start,
+        "start_url": root + start,
+        "scope": root + "/",
+        "display": "fullscreen",
+        "display_override": ["fullscreen", "standalone"],
+        "orientation": "portrait",
+        "background_color": "#f6f5f1",
+        "theme_color": THEME,
+        "icons": [
+            icon("icon-192.png", 192),
+            icon("icon-512.png", 512),
+            icon("icon-maskable-512.png", 512, "maskable"),
+        ],
+    }
+    response = jsonify(body)
+    response.mimetype = "application/manifest+json"
+    response.headers["Cache-Control"] = "public, max-age=86400"
     return response
 
 

@@ -124,6 +124,12 @@ def _links(game_id: str, banker_token: str, display_token: str, players: list[di
     }
 
 
+@bp.app_template_global()
+def phones_following(game_id: str) -> set[str]:
+    """The players whose phone follows the game now (their page polled in the last seconds)."""
+    return get_store().following(game_id)
+
+
 @bp.post("/games")
 def create_game():
     """Create a game; no token needed. 201 with the tokens, the URLs and the state."""

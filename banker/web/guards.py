@@ -22,7 +22,8 @@ def own_origins() -> set[str]:
     if public:
         origins.add(_origin(public))
     direct = request.environ.get("banker.direct_host")
-    if direct:
+    # Asked at its own address (not the public host a proxy passes on): that address's origin.
+    if direct and (not public or direct.lower() != urlsplit(public).netloc.lower()):
         scheme = request.environ.get("banker.direct_scheme", "http")
         origins.add(f"{scheme}://{direct}".lower())
     return origins

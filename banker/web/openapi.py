@@ -1,6 +1,7 @@
 """The OpenAPI 3 document of the JSON API, served at GET /api/v1/openapi.json.
 
-Property and card ids come from the board data the core uses, so the document and the rules
+Each command's schema is the core's own (`banker.rules.schema`, which also checks commands),
+and property and card ids come from the board data the core uses, so the document and the rules
 cannot disagree about them.
 """
 
@@ -11,8 +12,7 @@ import json
 from importlib import resources
 
 import banker
-
-MAX_AMOUNT = 1_000_000  # the core's bound on any amount in a command
+from banker.rules import COMMAND_SCHEMA, OPTIONS, describe_command
 
 
 def _ref(name: str) -> dict:
@@ -37,7 +37,6 @@ def _board() -> dict:
 INT = {"type": "integer"}
 STR = {"type": "string"}
 BOOL = {"type": "boolean"}
-AMOUNT = {"type": "integer", "minimum": 0, "maximum": MAX_AMOUNT}
 PLAYER_ID = {
     "type": "string",
     "pattern": "^p[1-6]$",
@@ -45,184 +44,25 @@ PLAYER_ID = {
     "example": "p1",
 }
 DECK = {"type": "string", "enum": ["chance", "community_chest"]}
-DIE = {"type": "integer", "minimum": 1, "maximum": 6}
-DICE = {"type": "array", "items": DIE, "minItems": 2, "maxItems": 2, "example": [3, 4]}
 
 
 def _schemas() -> dict:
     board = _board()
     property_ids = [s["id"] for s in board["board"] if "id" in s]
-    card_ids = sorted({card["id"] for deck in board["cards"].values() for card in deck})
     property_id = {"type": "string", "enum": property_ids}
-    holdings = _obj(
-        {
-            "cash": AMOUNT,
-            "properties": {"type": "array", "items": property_id, "uniqueItems": True},
-            "jail_cards": {"type": "array", "items": DECK, "uniqueItems": True},
-        },
-        description="What one side of a trade hands over; every field defaults to nothing.",
-        additionalProperties=False,
-    )
 
-    def command(type_: str, description: str, fields: dict, required: list[str]) -> dict:
-        return _obj(
-            {
-                "type": {"type": "string", "enum": [type_]},
-                **fields,
-                "expected_version": {
-                    "type": "integer",
-                    "description": "If given, the command is refused with 409 unless the "
-                    "game is at this version.",
-                },
-            },
-            ["type", *required],
-            description=description,
-        )
+    def command(type_: str) -> dict:
+        """The core's own schema of the command, plus the API's expected_version."""
+        schema = describe_command(type_)
+        schema["properties"]["expected_version"] = {
+            "type": "integer",
+            "description": "If given, the command is refused with 409 unless the "
+            "game is at this version.",
+        }
+        return schema
 
-    commands = {
-        "start": command(
-            "start", "After the opening rolls, who starts.", {"first": PLAYER_ID}, ["first"]
-        ),
-        "roll": command(
-            "roll",
-            "A roll of the real dice by the player whose turn it is (also a jail attempt).",
-            {"player": PLAYER_ID, "dice": DICE},
-            ["player", "dice"],
-        ),
-        "buy": command("buy", "The offered player buys at the printed price.", {}, []),
-        "auction": command(
-            "auction", "The offered property is declined; its auction opens.", {}, []
-        ),
-        "bid": command(
-            "bid",
-            "A bid in the open auction.",
-            {"player": PLAYER_ID, "amount": {**AMOUNT, "minimum": 1}},
-            ["player", "amount"],
-        ),
-        "close_auction": command(
-            "close_auction",
-            "The highest bidder pays the Bank and takes the item; a building auction names "
-            "where the building goes.",
-            {"property": property_id},
-            [],
-        ),
-        "draw_card": command(
-            "draw_card",
-            "Which card was drawn from the pile the token landed on.",
-            {"deck": DECK, "card": {"type": "string", "enum": card_ids}},
-            ["deck", "card"],
-        ),
-        "rent_roll": command(
-            "rent_roll", "The fresh roll a utility rent needs.", {"dice": DICE}, ["dice"]
-        ),
-        "claim_rent": command(
-            "claim_rent",
-            "The owner asks for an open rent claim; the payer pays.",
-            {"claim": {"type": "string", "maxLength": 40}},
-            ["claim"],
-        ),
-        "pay_jail_fine": command(
-            "pay_jail_fine",
-            "Pay 50 at the start of a jailed turn.",
-            {"player": PLAYER_ID},
-            ["player"],
-        ),
-        "use_jail_card": command(
-            "use_jail_card",
-            "Use a held Get Out of Jail Free card; it returns to its deck.",
-            {"player": PLAYER_ID, "deck": DECK},
-            ["player", "deck"],
-        ),
-        "build": command(
-            "build",
-            "The owner buys the next building there (a house, or the hotel on four houses).",
-            {"property": property_id},
-            ["property"],
-        ),
-        "sell_building": command(
-            "sell_building",
-            "The owner sells one building there back to the Bank.",
-            {"property": property_id},
-            ["property"],
-        ),
-        "building_auction": command(
-            "building_auction",
-            "Several players want the last buildings: auction one.",
-            {"kind": {"type": "string", "enum": ["house", "hotel"]}},
-            ["kind"],
-        ),
-        "mortgage": command(
-            "mortgage", "Mortgage a deed.", {"property": property_id}, ["property"]
-        ),
-        "unmortgage": command(
-            "unmortgage", "Lift a deed's mortgage.", {"property": property_id}, ["property"]
-        ),
-        "trade": command(
-            "trade",
-            "An agreed deal; give and receive are seen from `from`.",
-            {
-                "from": PLAYER_ID,
-                "to": PLAYER_ID,
-                "give": holdings,
-                "receive": holdings,
-                "unmortgage": {
-                    "type": "array",
-                    "items": property_id,
-                    "uniqueItems": True,
-                    "description": "Received mortgaged deeds lifted at once.",
-                },
-            },
-            ["from", "to"],
-        ),
-        "pay_debt": command("pay_debt", "The debtor now has the cash and pays the debt.", {}, []),
-        "bankrupt": command(
-            "bankrupt",
-            "The debtor cannot raise the debt: eliminated, assets go to the creditor.",
-            {
-                "player": PLAYER_ID,
-                "unmortgage": {
-                    "type": "array",
-                    "items": property_id,
-                    "uniqueItems": True,
-                    "description": "Deeds the creditor lifts at once.",
-                },
-            },
-            ["player"],
-        ),
-        "call_time": command(
-            "call_time", "Agreed-deadline variation: finish the round, then the game.", {}, []
-        ),
-        "adjust": command(
-            "adjust",
-            "A Banker's correction of a mistake found later.",
-            {
-                "player": PLAYER_ID,
-                "amount": {
-                    "type": "integer",
-                    "minimum": -MAX_AMOUNT,
-                    "maximum": MAX_AMOUNT,
-                    "description": "Not 0; may not make the player's cash negative.",
-                },
-                "reason": {
-                    "type": "string",
-                    "maxLength": 200,
-                    "description": "Required: not empty once surrounding spaces are trimmed.",
-                },
-            },
-            ["player", "amount", "reason"],
-        ),
-        "move": command(
-            "move",
-            "Put a token where it really stands (no GO money, nothing resolved).",
-            {
-                "player": PLAYER_ID,
-                "position": {"type": "integer", "minimum": 0, "maximum": 39},
-                "reason": {"type": "string", "maxLength": 200},
-            },
-            ["player", "position"],
-        ),
-        "undo": command("undo", "Take back the latest command, back to the latest roll.", {}, []),
-    }
+    commands = {type_: command(type_) for type_ in COMMAND_SCHEMA}
+    trade_side = describe_command("trade")["properties"]["give"]
     command_schemas = {f"{name.title().replace('_', '')}Command": s for name, s in commands.items()}
 
     player = _obj(
@@ -272,8 +112,13 @@ def _schemas() -> dict:
             "card": _nullable(_obj({"player": PLAYER_ID, "deck": DECK}, ["player", "deck"])),
             "dice": _nullable(
                 _obj(
-                    {"player": PLAYER_ID, "reason": STR, "multiplier": INT},
-                    ["player", "reason", "multiplier"],
+                    {
+                        "player": PLAYER_ID,
+                        "reason": STR,
+                        "multiplier": INT,
+                        "property": {**property_id, "description": "The utility landed on."},
+                    },
+                    ["player", "reason", "multiplier", "property"],
                 )
             ),
             "debt": _nullable(
@@ -317,7 +162,26 @@ def _schemas() -> dict:
                     ["id", "owner", "payer", "property", "amount"],
                 ),
             },
-            "final_round": BOOL,
+            "trade_offers": {
+                "type": "array",
+                "items": _obj(
+                    {
+                        "id": {**STR, "example": "o1"},
+                        "from": PLAYER_ID,
+                        "to": PLAYER_ID,
+                        "give": trade_side,
+                        "receive": trade_side,
+                        "unmortgage": {"type": "array", "items": property_id},
+                    },
+                    ["id", "from", "to", "give", "receive", "unmortgage"],
+                    description="A deal offered by `from` to `to`, waiting for `to`'s answer.",
+                ),
+            },
+            "final_round": {
+                **BOOL,
+                "description": "Time is called (agreed deadline); it stays true while rent "
+                "claims open at the end of the final round wait (turn.player is then null).",
+            },
         },
         [
             "offer",
@@ -328,6 +192,7 @@ def _schemas() -> dict:
             "debt",
             "payments",
             "rent_claims",
+            "trade_offers",
             "final_round",
         ],
     )
@@ -336,8 +201,14 @@ def _schemas() -> dict:
             "game_id": STR,
             "version": {"type": "integer", "minimum": 0},
             "edition": {"type": "string", "enum": ["g0009", "classic"]},
-            "options": {"type": "object"},
-            "status": {"type": "string", "enum": ["setup", "playing", "finished"]},
+            "options": _obj(
+                {k: BOOL for k in OPTIONS}, list(OPTIONS), description="Every option's value."
+            ),
+            "status": {
+                "type": "string",
+                "enum": ["setup", "playing", "finished", "unfinished"],
+                "description": "unfinished: everyone agreed to stop early (no winner).",
+            },
             "bank": _obj({"houses": INT, "hotels": INT}, ["houses", "hotels"]),
             "players": {"type": "array", "items": player},
             "properties": _obj(
@@ -407,7 +278,12 @@ def _schemas() -> dict:
                             "description": "Default: true in g0009; refused in classic.",
                         },
                         "private_cash": {"type": "boolean", "default": False},
-                        "players_act": {"type": "boolean", "default": True},
+                        "players_act": {
+                            "type": "boolean",
+                            "default": True,
+                            "description": "Players' tokens may send the player commands; "
+                            "false: only claim_rent.",
+                        },
                     },
                     description="Variations are g0009 only; null or absent: all defaults.",
                     nullable=True,
@@ -421,7 +297,11 @@ def _schemas() -> dict:
                 "game_id": STR,
                 "banker_token": STR,
                 "banker_url": {"type": "string", "format": "uri"},
-                "display_url": {"type": "string", "format": "uri"},
+                "display_url": {
+                    "type": "string",
+                    "format": "uri",
+                    "description": "A read-only page for a shared big screen (its own token).",
+                },
                 "players": {
                     "type": "array",
                     "items": _obj(

@@ -39,8 +39,8 @@ def pick(obj, keys):
 
 
 def debt(state):
-    """pending.debt's contract fields. `can_raise` is an amount (README: it "counts" what could
-    be sold); in Python False == 0, so the types are checked apart."""
+    """pending.debt's contract fields. `can_raise` is an amount (docs/rules-decisions.md: it
+    "counts" what could be sold); in Python False == 0, so the types are checked apart."""
     d = state["pending"]["debt"]
     assert d is not None, state["pending"]
     assert type(d["amount"]) is int and type(d["can_raise"]) is int, d
@@ -1416,10 +1416,15 @@ def test_deadline_finishes_the_round_then_refuses_everything(http):
     assert s["pending"]["final_round"] is True and s["status"] == "playing"
     g.roll("p2", 1, 3)  # Income Tax: Bob 1300
     s = g.roll("p3", 3, 5)["state"]  # Vermont: claim open, nothing else pending
+    # API (changed 2026-12-01): claims open when the final round ends stay claimable.
+    assert s["status"] == "playing" and s["turn"]["player"] is None
+    assert s["pending"]["final_round"] is True
+    (claim,) = s["pending"]["rent_claims"]
+    s = g.cmd(type="claim_rent", claim=claim["id"])["state"]
     assert s["status"] == "finished"
     assert s["pending"]["rent_claims"] == []
-    assert s["scores"] == {"p1": 1500, "p2": 1300, "p3": 1500}
-    assert sorted(s["winners"]) == ["p1", "p3"]
+    assert s["scores"] == {"p1": 1506, "p2": 1300, "p3": 1494}
+    assert s["winners"] == ["p1"]
     for command in (
         {"type": "roll", "player": "p1", "dice": [1, 2]},
         {"type": "adjust", "player": "p1", "amount": 5, "reason": "late"},

@@ -30,6 +30,7 @@ from werkzeug.datastructures import MultiDict
 from banker.rules import DomainError, public_state
 from banker.rules.game import undo_refusal
 from banker.store import DiskFull, GameNotFound, VersionConflict, same_token
+from banker.web import board as pictures_board
 from banker.web import get_store
 from banker.web.guards import CROSS_SITE, is_cross_site_post
 from banker.web.pages import forms, moment, views
@@ -319,7 +320,7 @@ def _context(game_id: str, screen: str, args, flash: dict | None = None, said: s
     elif name == "trade":
         context["trade"] = views.trade_view(internal, args)
     elif name == "board":
-        context["board"] = views.board(state)
+        context["board"] = pictures_board.phone(state)
     elif name == "history":
         context["turns"] = moment.history_groups(store.events(game_id), context["names"])
         context["spaces"] = views.space_names()
@@ -451,7 +452,11 @@ def poll(game_id: str):
     screen = request.args.get("screen", "table")
     if screen.partition(":")[0] not in SCREENS:
         screen = "table"
-    if request.args.get("v") == str(state["version"]):
+    # The table also follows which phones follow the game (players: phones_following).
+    following = ".".join(sorted(get_store().following(game_id)))
+    if request.args.get("v") == str(state["version"]) and (
+        screen != "table" or request.args.get("f", "") == following
+    ):
         return "", 204
     args = MultiDict({k: request.args[k] for k in ("d1", "pad", "confirm") if k in request.args})
     context = _context(game_id, screen, args, said=_latest_said(game_id))
