@@ -732,3 +732,23 @@ def test_the_final_round_over_shows_the_waiting_claims_and_score_now(new_game, c
     state = g.state()
     assert state["status"] == "finished" and state["scores"] == {"p1": 1500, "p2": 1500}
     assert state["winners"] == ["p1", "p2"]  # the 4 Ann did not ask for lapsed
+
+
+def test_the_banker_sees_a_trade_offer_made_on_a_phone_and_may_accept_it_for_either_side(
+    game, banker
+):
+    game.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
+    game.ok({"type": "buy"})  # Ann: Baltic Avenue
+    side = {"cash": 0, "properties": ["baltic-avenue"], "jail_cards": []}
+    offer = {"type": "propose_trade", "from": "p1", "to": "p2", "give": side,
+             "receive": {"cash": 100, "properties": [], "jail_cards": []}, "unmortgage": []}  # fmt: skip
+    game.ok(offer, token=game.tokens["p1"])  # from Ann's own phone
+    page = text_of(banker.page())
+    assert "Offer: Ann gives Baltic Avenue to Bob for 100. Waiting for Bob." in page
+    assert "Bob answers Ann’s trade offer" in page  # the heading: who must act now
+    assert "First die" not in page and "The next roll waits" in page
+    assert banker.press("Accept for Bob").status_code == 303
+    state = game.state()
+    assert state["properties"]["baltic-avenue"]["owner"] == "p2"
+    assert [p["cash"] for p in state["players"]] == [1440 + 100, 1400]
+    assert state["pending"]["trade_offers"] == []
