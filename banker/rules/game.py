@@ -33,6 +33,10 @@ def new_game(game_id: str, edition: str, names: list, options: dict | None = Non
         groups = [names[:2], names[2:]]
     else:
         groups = [[n] for n in names]
+    return _new_state(game_id, edition, opts, groups)
+
+
+def _new_state(game_id: str, edition: str, opts: dict, groups: list[list[str]]) -> dict:
     players = [
         {
             "id": f"p{i}",
