@@ -401,9 +401,14 @@ def test_the_start_form_creates_a_game_and_this_phone_lists_it_to_resume(client)
     home = client.get("/").get_data(as_text=True)
     assert f'href="/games/{game_id}"' in home and "Ann, Bob" in home
     state = client.application.extensions["banker.store"].state(game_id)
-    assert state["options"] == {"auction_all": False, "deadline": True, "teams": False,
-                                "hotel_shortage_ruling": True, "private_cash": False,
-                                "players_act": False}  # fmt: skip (its switch was not ticked)
+    assert state["options"] == {
+        "auction_all": False,
+        "deadline": True,
+        "teams": False,
+        "hotel_shortage_ruling": True,
+        "private_cash": False,
+        "players_act": False,
+    }  # fmt: skip (its switch was not ticked)
     stranger = client.application.test_client()
     assert f'href="/games/{game_id}"' not in stranger.get("/").get_data(as_text=True)
 
@@ -665,3 +670,85 @@ def test_the_home_page_lists_this_browsers_games_as_banker_and_as_player(client,
     assert f"Dan · Cat, Dan · setup · {played.id}" in page
     html = client.get("/").get_data(as_text=True)
     assert f'href="/join/{played.tokens["p2"]}"' in html
+
+
+def test_a_plain_form_from_this_site_is_accepted_although_no_referrer_makes_its_origin_null(
+    client, game, banker
+):
+    """A browser without JavaScript under Referrer-Policy: no-referrer sends Origin: null."""
+    form, _ = find_button(banker.page("?d1=1"), "2")
+    data = MultiDict(form["fields"] + [("d2", "2")])
+    r = client.post(
+        form["action"], data=data, headers={"Origin": "null", "Sec-Fetch-Site": "cross-site"}
+    )
+    assert r.status_code == 403 and game.state()["version"] == 1
+    r = client.post(
+        form["action"], data=data, headers={"Origin": "null", "Sec-Fetch-Site": "same-origin"}
+    )
+    assert r.status_code == 303 and game.state()["players"][0]["position"] == 3
+
+
+# -- issue 13 on the Banker's table: the deadline's last claims, stopping early ------------
+
+
+def test_stopping_early_is_confirmed_then_shows_standings_unranked_and_undo_takes_it_back(
+    game, banker
+):
+    game.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
+    game.ok({"type": "buy"})
+    assert "Yes: stop the game unfinished" not in text_of(banker.page())
+    confirm = text_of(banker.page("?confirm=stop"))
+    assert "Stop the game, unfinished? Only if everyone agrees to stop early." in confirm
+    assert "no winner" in confirm and game.state()["status"] == "playing"
+    assert banker.press("Yes: stop the game unfinished", path="?confirm=stop").status_code == 303
+    state = game.state()
+    assert state["status"] == "unfinished" and state["winners"] == []
+    page = text_of(banker.page())
+    assert "Game stopped, unfinished" in page and "Stopped early: no winner" in page
+    assert "Ann 1,440 1 none Bob 1,500 0 none" in page  # seating order, not a ranking
+    assert "wins" not in page
+    undo = (
+        "Undo: Everyone agreed to stop early: the game is recorded as unfinished, with no winner."
+    )
+    assert banker.press(undo, path="/history").status_code == 303
+    assert game.state()["status"] == "playing"
+
+
+def test_the_final_round_over_shows_the_waiting_claims_and_score_now(new_game, client):
+    g = new_game(["Ann", "Bob"], options={"deadline": True})
+    banker = Banker(client, g)
+    g.ok({"type": "start", "first": "p1"})
+    g.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
+    g.ok({"type": "buy"})  # Ann: Baltic Avenue
+    g.ok({"type": "call_time"})
+    g.ok({"type": "roll", "player": "p2", "dice": [1, 2]})  # Bob on Baltic: the round is over
+    state = g.state()
+    assert state["status"] == "playing" and state["turn"]["player"] is None
+    page = text_of(banker.page())
+    assert "Final round over: waiting for rent claims" in page
+    assert "Ann may ask Bob for 4 (Baltic Avenue) Claim" in page
+    assert "First die" not in page
+    assert banker.press("Score the game now").status_code == 303
+    state = g.state()
+    assert state["status"] == "finished" and state["scores"] == {"p1": 1500, "p2": 1500}
+    assert state["winners"] == ["p1", "p2"]  # the 4 Ann did not ask for lapsed
+
+
+def test_the_banker_sees_a_trade_offer_made_on_a_phone_and_may_accept_it_for_either_side(
+    game, banker
+):
+    game.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
+    game.ok({"type": "buy"})  # Ann: Baltic Avenue
+    side = {"cash": 0, "properties": ["baltic-avenue"], "jail_cards": []}
+    offer = {"type": "propose_trade", "from": "p1", "to": "p2", "give": side,
+             "receive": {"cash": 100, "properties": [], "jail_cards": []}, "unmortgage": []}  # fmt: skip
+    game.ok(offer, token=game.tokens["p1"])  # from Ann's own phone
+    page = text_of(banker.page())
+    assert "Offer: Ann gives Baltic Avenue to Bob for 100. Waiting for Bob." in page
+    assert "Bob answers Ann’s trade offer" in page  # the heading: who must act now
+    assert "First die" not in page and "The next roll waits" in page
+    assert banker.press("Accept for Bob").status_code == 303
+    state = game.state()
+    assert state["properties"]["baltic-avenue"]["owner"] == "p2"
+    assert [p["cash"] for p in state["players"]] == [1440 + 100, 1400]
+    assert state["pending"]["trade_offers"] == []

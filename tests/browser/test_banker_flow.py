@@ -130,7 +130,7 @@ def test_a_double_tap_on_the_second_die_records_one_roll_and_leaves_the_next_pad
     t.page.touchscreen.tap(x, y)
     # The answer is back and the next pad in place; the second tap of the double tap lands.
     t.page.wait_for_function(
-        "document.querySelector('#screen').dataset.version === '2'", polling="raf"
+        "() => document.querySelector('#screen').dataset.version === '2'", polling="raf"
     )
     t.page.touchscreen.tap(x, y)
     t.settled(2)

@@ -58,6 +58,38 @@ def _screens(t: Table, shoot) -> None:
     shoot("home-with-games")
 
 
+def _endings(live_server, new_api_game, page, shoot) -> None:
+    """A trade offer from a phone, the deadline's waiting claims, a stopped game, a move."""
+    t = Table(live_server, new_api_game(["Ann", "Bob"], options={"deadline": True}), page)
+    t.send({"type": "start", "first": "p1"})
+    t.send({"type": "roll", "player": "p1", "dice": [1, 2]})
+    t.send({"type": "buy"})
+    side = {"cash": 0, "properties": ["baltic-avenue"], "jail_cards": []}
+    cash = {"cash": 100, "properties": [], "jail_cards": []}
+    offer = {"type": "propose_trade", "from": "p1", "to": "p2", "give": side, "receive": cash}
+    t.send({**offer, "unmortgage": []}, token=t.tokens["p1"])
+    t.open()
+    shoot("trade-offer")
+    t.send({"type": "decline_trade", "offer": t.state()["pending"]["trade_offers"][0]["id"]})
+    t.send({"type": "call_time"})
+    t.send({"type": "roll", "player": "p2", "dice": [1, 2]})  # the final round ends on a claim
+    t.open()
+    shoot("final-claims")
+    t = Table(live_server, new_api_game(["Ann", "Bob"]), page)
+    t.send({"type": "start", "first": "p1"})
+    t.send({"type": "roll", "player": "p1", "dice": [1, 2]})
+    t.send({"type": "buy"})
+    t.send({"type": "stop"})
+    t.open()
+    shoot("unfinished")
+    t.page.goto(f"{t.server.url}/games/{t.id}?confirm=move")
+    t.page.get_by_role("button", name="Make the new Banker link").tap()
+    expect(t.page.locator("a.banker-link")).to_be_visible()
+    shoot("moved")
+    t.page.goto(f"{t.server.url}/games/{t.id}")
+    shoot("moved-old-phone")
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_every_banker_screen_on_a_phone(live_server, browser, new_api_game, check_screen, scheme):
     from .conftest import PHONE
@@ -82,5 +114,6 @@ def test_every_banker_screen_on_a_phone(live_server, browser, new_api_game, chec
         page.get_by_role("button", name="Yes: Bob is bankrupt").tap()
         expect(page.get_by_role("heading", level=1)).to_have_text("Game over")
         shoot("finished")
+        _endings(live_server, new_api_game, page, shoot)
     finally:
         context.close()

@@ -455,7 +455,8 @@ def poll(game_id: str):
     ):
         return "", 204
     args = MultiDict({k: request.args[k] for k in ("d1", "pad", "confirm") if k in request.args})
-    context = _context(game_id, screen, args, said=_latest_said(game_id))
+    moved_on = request.args.get("v") != str(state["version"])  # not only a phone following
+    context = _context(game_id, screen, args, said=_latest_said(game_id) if moved_on else "")
     return render_template(context["fragment"], oob=True, **context)
 
 

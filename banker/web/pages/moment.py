@@ -77,10 +77,9 @@ def acting(state: dict) -> dict:
             text += f" ({roller} rolls)"
         return {"who": who, "text": text, "next": None}
     nxt = None
-    if t["player"] and t["player"] != who:
-        nxt = f"Then {t.get('roller') or names[t['player']]} rolls."
-    elif t["player"]:
-        nxt = f"Then {names[t['player']]} rolls again."
+    if t["player"]:
+        again = " again" if t["player"] == who and t["doubles"] else ""
+        nxt = f"Then {t.get('roller') or names[t['player']]} rolls{again}."
     return {"who": who, "text": text, "next": nxt}
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from flask import make_response, render_template
 
 from banker.web import get_store
-from banker.web.pages import banker_cookie, bp, game_path, require_banker
+from banker.web.pages import bp, require_banker
 
 UNAVAILABLE = "This server cannot make a new Banker link yet; nothing changed."
 
@@ -35,5 +35,5 @@ def move_seat(game_id: str):
     )
     response = make_response(html)
     response.headers["Cache-Control"] = "no-store"
-    response.delete_cookie(banker_cookie(game_id), path=game_path(game_id))
+    # The old cookie stays: its token is dead, and it lets this phone say the seat moved.
     return response
