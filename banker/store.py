@@ -463,15 +463,21 @@ class Store:
         self._display_games[token] = game_id
         return game_id
 
-    def token_revoked(self, token: str) -> str | None:
-        """The seat ("banker", "display" or a player id) `token` was replaced for, else None."""
+    def token_revoked(self, token: str, game_id: str | None = None) -> str | None:
+        """The seat ("banker", "display" or a player id) `token` was replaced for (in game
+        `game_id`, when given), else None."""
         db = self._db()
-        row = db.execute("select seat from revoked_tokens where token = ?", [token]).fetchone()
+        row = db.execute(
+            "select seat, game_id from revoked_tokens where token = ?", [token]
+        ).fetchone()
         if row is None:
             row = db.execute(
-                "select player_id from player_tokens where token = ? and revoked", [token]
+                "select player_id, game_id from player_tokens where token = ? and revoked",
+                [token],
             ).fetchone()
-        return row[0] if row else None
+        if row is None or (game_id is not None and row[1] != game_id):
+            return None
+        return row[0]
 
     # -- player links and cheap version checks ---------------------------------------------------
 

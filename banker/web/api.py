@@ -90,7 +90,7 @@ def _caller(game_id: str) -> str:
     token = _token()
     role = store.role(game_id, token)
     if role is None:
-        seat = store.token_revoked(token)
+        seat = store.token_revoked(token, game_id)
         if seat is not None:
             raise ApiError(403, "token_replaced", REPLACED.format(seat=seat))
         raise ApiError(403, "token_not_allowed", "This token does not belong to this game.")
