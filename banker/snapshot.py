@@ -263,6 +263,34 @@ def check(doc: dict, new_game_id: str) -> Checked:
     game or one of its commands is refused by the rules, or its log does not reproduce its
     recorded events and state exactly.
     """
+    _check_header(doc)
+    old_id, edition, names, options = _check_game(doc["game"])
+    commands, events = doc["commands"], doc["events"]
+    _check_commands(commands)
+    _check_events(events, len(commands))
+    recorded = _check_recorded_state(doc["state"], old_id, len(commands))
+    replayed, state = _replay(new_game_id, edition, names, options, commands)
+    undone = _compare_events(events, replayed)
+    # And the state they lead to must be the recorded one, to the last internal field.
+    where = _first_difference(_upgraded(_with_game_id(recorded, old_id, new_game_id)), _json(state))
+    if where:
+        raise _refused(
+            "The file was changed or damaged after it was saved: its recorded state is not "
+            f"what its commands replay to; they differ at {where}.",
+            "state_mismatch",
+        )
+    return Checked(
+        edition=edition,
+        names=names,
+        options=options,
+        commands=replayed,
+        events_at={e["seq"]: e["at"] for e in events},
+        undone=undone,
+        state=_json(state),
+    )
+
+
+def _check_header(doc) -> None:
     if not isinstance(doc, dict):
         raise _malformed("A snapshot is a JSON object.")
     if _depth(doc) > MAX_DEPTH:
@@ -282,7 +310,9 @@ def check(doc: dict, new_game_id: str) -> Checked:
     if "exported_at" in doc:
         _time(doc["exported_at"], "exported_at")
 
-    game = _object(doc["game"], "game", _GAME_FIELDS, _GAME_FIELDS - {"created_at"})
+
+def _check_game(game) -> tuple[str, str, list, dict | None]:
+    game = _object(game, "game", _GAME_FIELDS, _GAME_FIELDS - {"created_at"})
     old_id = _string(game["id"], "game.id", _MAX_ID)
     edition, names, options = game["edition"], game["players"], game["options"]
     if not isinstance(edition, str):
@@ -293,8 +323,10 @@ def check(doc: dict, new_game_id: str) -> Checked:
         raise _malformed("game.options must be an object or null.")
     if game.get("created_at") is not None:
         _time(game["created_at"], "game.created_at")
+    return old_id, edition, names, options
 
-    commands = doc["commands"]
+
+def _check_commands(commands) -> None:
     if not isinstance(commands, list):
         raise _malformed("commands must be a list.")
     for i, entry in enumerate(commands):
@@ -306,31 +338,36 @@ def check(doc: dict, new_game_id: str) -> Checked:
         if not isinstance(entry["command"], dict):
             raise _malformed(f"{where}.command must be a JSON object.")
 
-    events = doc["events"]
+
+def _check_events(events, n_commands: int) -> None:
     if not isinstance(events, list):
         raise _malformed("events must be a list.")
     for i, e in enumerate(events):
         where = f"events[{i}]"
         _object(e, where, _EVENT_FIELDS, _EVENT_FIELDS)
         _whole(e["seq"], f"{where}.seq", 1, 10**9)
-        _whole(e["version"], f"{where}.version", 1, max(len(commands), 1))
+        _whole(e["version"], f"{where}.version", 1, max(n_commands, 1))
         _string(e["type"], f"{where}.type", 40)
         _string(e["text"], f"{where}.text", _MAX_TEXT)
         _time(e["at"], f"{where}.at")
         if not isinstance(e["undone"], bool):
             raise _malformed(f"{where}.undone must be true or false.")
 
-    recorded = doc["state"]
+
+def _check_recorded_state(recorded, old_id: str, n_commands: int) -> dict:
     if not isinstance(recorded, dict):
         raise _malformed("state must be a JSON object.")
     if recorded.get("game_id") != old_id:
         raise _malformed("state.game_id must be the snapshot's game.id.")
-    if recorded.get("version") != len(commands) or not _is_int(recorded.get("version")):
-        raise _malformed(
-            f"state.version must be {len(commands)}, the number of commands in the log."
-        )
+    if recorded.get("version") != n_commands or not _is_int(recorded.get("version")):
+        raise _malformed(f"state.version must be {n_commands}, the number of commands in the log.")
+    return recorded
 
-    # Replay: the core decides whether each command was possible.
+
+def _replay(
+    new_game_id: str, edition: str, names: list, options: dict | None, commands: list
+) -> tuple[list[dict], dict]:
+    """The core decides whether each command was possible: the replayed log and final state."""
     try:
         state = rules.new_game(new_game_id, edition, names, options)
     except rules.BadCommand as e:
@@ -350,8 +387,12 @@ def check(doc: dict, new_game_id: str) -> Checked:
                 "log_refused",
             ) from None
         replayed.append({**entry, "events": made, "answer": answer_text(state, made)})
+    return replayed, state
 
-    # The events the replay made must be the recorded ones, undone marks included.
+
+def _compare_events(events: list[dict], replayed: list[dict]) -> set[int]:
+    """The events the replay made must be the recorded ones, undone marks included; the seqs
+    of the undone events."""
     expected = [
         (e["seq"], r["version"], e["type"], e["text"]) for r in replayed for e in r["events"]
     ]
@@ -378,21 +419,4 @@ def check(doc: dict, new_game_id: str) -> Checked:
             raise _refused(
                 f"events[{i}].undone must be {str(seq in undone).lower()}.", "log_mismatch"
             )
-
-    # And the state they lead to must be the recorded one, to the last internal field.
-    where = _first_difference(_upgraded(_with_game_id(recorded, old_id, new_game_id)), _json(state))
-    if where:
-        raise _refused(
-            "The file was changed or damaged after it was saved: its recorded state is not "
-            f"what its commands replay to; they differ at {where}.",
-            "state_mismatch",
-        )
-    return Checked(
-        edition=edition,
-        names=names,
-        options=options,
-        commands=replayed,
-        events_at={e["seq"]: e["at"] for e in events},
-        undone=undone,
-        state=_json(state),
-    )
+    return undone

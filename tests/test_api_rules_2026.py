@@ -240,7 +240,7 @@ def test_a_trade_offer_is_proposed_and_accepted_as_trade(vermont):
     error = refused(vermont, {"type": "roll", "player": "p2", "dice": [1, 2]}, 422)
     assert error["code"] == "trade_offer_pending"
     assert error["message"].startswith("Let an auction or trade finish before the next roll")
-    answer = vermont.ok({"type": "accept_trade", "offer": "o1"})
+    answer = vermont.ok({"type": "accept_trade", "offer": "o1"}, token=vermont.tokens["p2"])
     assert [e["text"] for e in answer["events"]] == [
         "Bob accepted Ann's offer.",
         "Ann traded Vermont Avenue to Bob for 150.",
@@ -255,9 +255,11 @@ def test_a_trade_offer_is_proposed_and_accepted_as_trade(vermont):
 def test_a_trade_offer_declined_or_withdrawn_is_removed(vermont):
     vermont.ok({"type": "propose_trade", **VERMONT_FOR_150})
     vermont.ok({"type": "propose_trade", **VERMONT_FOR_150, "receive": {"cash": 120}})
-    state = vermont.ok({"type": "decline_trade", "offer": "o1"})["state"]  # Bob says no
+    no = {"type": "decline_trade", "offer": "o1"}
+    state = vermont.ok(no, token=vermont.tokens["p2"])["state"]  # Bob says no from his phone
     assert [o["id"] for o in state["pending"]["trade_offers"]] == ["o2"]
-    state = vermont.ok({"type": "decline_trade", "offer": "o2"})["state"]  # Ann withdraws it
+    withdraw = {"type": "decline_trade", "offer": "o2"}
+    state = vermont.ok(withdraw, token=vermont.tokens["p1"])["state"]  # Ann withdraws it
     assert state["pending"]["trade_offers"] == []
     assert cashes(state) == {"p1": 1400, "p2": 1500}
     refused(vermont, {"type": "accept_trade", "offer": "o2"}, 422, "no_such_offer")
@@ -337,3 +339,19 @@ def test_a_snapshot_saved_before_trade_offers_still_resumes(vermont):
     assert r.status_code == 201, r.get_json()
     state = r.get_json()["state"]
     assert state["pending"]["trade_offers"] == [] and state["options"]["players_act"] is True
+
+
+def test_a_snapshot_whose_trade_offer_or_status_was_changed_is_refused(vermont):
+    vermont.ok({"type": "propose_trade", **VERMONT_FOR_150})
+    r = vermont.client.get(f"/api/v1/games/{vermont.id}/snapshot", headers=vermont.auth())
+    doc = r.get_json()
+    doc["state"]["pending"]["trade_offers"][0]["receive"]["cash"] = 1
+    r = vermont.client.post("/api/v1/games/import", json=doc)
+    assert r.status_code == 422
+    assert r.get_json()["error"]["code"] == "state_mismatch"
+    assert "state.pending.trade_offers[0].receive.cash" in r.get_json()["error"]["message"]
+    doc = vermont.client.get(f"/api/v1/games/{vermont.id}/snapshot", headers=vermont.auth())
+    doc = doc.get_json()
+    doc["state"]["status"] = "unfinished"
+    r = vermont.client.post("/api/v1/games/import", json=doc)
+    assert r.status_code == 422 and r.get_json()["error"]["code"] == "state_mismatch"

@@ -233,8 +233,26 @@ def test_the_story_of_a_game_scored_at_the_deadline(new_game, client):
     assert "Score" in text.split("Standings")[1]
 
 
-def test_the_story_of_a_stopped_game_says_it_is_unfinished(app, store):
+def test_the_story_of_a_stopped_game_says_it_is_unfinished(new_game, client):
+    g = new_game(["Ann", "Bob"])
+    g.ok(START)
+    g.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
+    g.ok({"type": "buy"})
+    g.ok({"type": "adjust", "player": "p2", "amount": 100, "reason": "test"})
+    g.ok({"type": "stop"})
+    assert g.state()["status"] == "unfinished"
+    display = path_of(g.created["display_url"])
+    text = text_of(client.get(display + "/story").get_data(as_text=True))
+    assert "The game was stopped before the end" in text
+    assert "Everyone agreed to stop: no winner." in text
+    standings = text.split("Standings")[1].split("Net worth over the game")[0]
+    assert standings.index("Bob") < standings.index("Ann")  # 1,600 against 1,440 + 60
+    assert "The game was stopped before the end: no winner." in text_of(
+        client.get(display).get_data(as_text=True)
+    )
 
+
+def test_the_story_page_renders_from_a_built_story_alone(app, store):
     game_id = store.create_game("g0009", ["Ann", "Bob"], {})["game_id"]
     store.execute(game_id, START)
     state = {**public_state(store.state(game_id)), "status": "unfinished"}
@@ -242,7 +260,9 @@ def test_the_story_of_a_stopped_game_says_it_is_unfinished(app, store):
     assert story["rounds"][-1]["label"] == "Start"
     with app.test_request_context():
         page = render_template(
-            "story/page.html", back=None, **story_pages.context(stories.for_viewer(story, "banker"))
+            "story/page.html",
+            back=None,
+            **story_pages.context(stories.for_viewer(story, "banker")),
         )
     assert "Everyone agreed to stop: no winner." in text_of(page)
 
@@ -259,3 +279,13 @@ def test_tokens_show_a_first_letter_or_two_where_players_share_one():
         ]
     }
     assert initials(state) == {"p1": "1", "p2": "Al", "p3": "B", "p4": "4"}
+
+
+def test_with_private_cash_the_displays_events_do_not_tell_a_debtors_cash(new_game, client):
+    g = new_game(["Ann", "Bob"], options={"private_cash": True})
+    g.ok(START)
+    g.ok({"type": "adjust", "player": "p1", "amount": -1377, "reason": "test"})  # Ann has 123
+    answer = g.ok({"type": "roll", "player": "p1", "dice": [1, 3]})  # Income Tax: 200
+    assert any("with 123 in cash" in e["text"] for e in answer["events"])
+    text = text_of(client.get(path_of(g.created["display_url"])).get_data(as_text=True))
+    assert "Ann cannot pay 200 to the Bank" in text and "123" not in text

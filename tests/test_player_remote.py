@@ -509,6 +509,7 @@ def test_a_trade_offered_on_one_phone_is_accepted_on_another(owners):
     find(ann, "decline_trade", "Withdraw", offer="o1")
     assert "accept_trade" not in kinds(ann)
     bob = page_of(g, "p2")
+    assert "Ann offers you a trade: accept or decline it below." in text_of(bob)
     assert f"Trade offers {SUMMARY} Accept" in text_of(bob)
     cy = page_of(g, "p3")
     assert SUMMARY in text_of(cy)
@@ -629,3 +630,10 @@ def test_a_stopped_game_shows_its_end_and_offers_nothing(owners):
         html = page_of(g, pid)
         assert "The game was stopped early: an unfinished game, with no winner." in text_of(html)
         assert kinds(html) == set()
+
+
+def test_without_js_the_page_does_not_reload_itself_while_a_trade_is_being_written(owners):
+    refresh = '<noscript><meta http-equiv="refresh" content="5"></noscript>'
+    assert refresh in page_of(owners, "p1")
+    assert refresh not in page_of(owners, "p1", "?to=p2")
+    assert refresh not in page_of(owners, "p1", "?to=p2&give_cash=10")

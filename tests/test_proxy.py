@@ -101,3 +101,19 @@ def test_a_phone_on_the_lan_may_still_post_to_the_server_directly(proxied):
         headers={"Host": "192.168.1.20:8000", "Origin": "http://192.168.1.20:8000"},
     )
     assert r.status_code == 303
+
+
+def test_a_plain_form_post_under_no_referrer_is_judged_by_sec_fetch_site(proxied):
+    """Under `Referrer-Policy: no-referrer` a browser's plain form post says `Origin: null`;
+    its Sec-Fetch-Site (set by the browser, not the page) tells same-origin from cross-site."""
+    headers = {**CADDY["headers"], "Origin": "null"}
+    ok = proxied.post("/games", data=NEW_GAME, headers={**headers, "Sec-Fetch-Site": "same-origin"})
+    assert ok.status_code == 303
+    for site in ("cross-site", "same-site"):
+        r = proxied.post("/games", data=NEW_GAME, headers={**headers, "Sec-Fetch-Site": site})
+        assert r.status_code == 403, site
+    # An Origin naming another site is refused whatever Sec-Fetch-Site claims.
+    evil = {**CADDY["headers"], "Origin": "https://evil.example", "Sec-Fetch-Site": "same-origin"}
+    assert proxied.post("/games", data=NEW_GAME, headers=evil).status_code == 403
+    # A bare null with nothing else is refused.
+    assert proxied.post("/games", data=NEW_GAME, headers=headers).status_code == 403

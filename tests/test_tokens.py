@@ -108,7 +108,7 @@ def test_a_new_banker_link_moves_the_game_to_another_device(game):
     # The Banker's page with the old link or the old cookie says so; the poll reloads it.
     r = game.client.get(f"/games/{game.id}?token={old}")
     assert r.status_code == 403
-    assert "This Banker link no longer works" in r.get_data(as_text=True)
+    assert "This phone is no longer the Banker of this game" in r.get_data(as_text=True)
     game.client.set_cookie(f"banker_{game.id}", old)
     r = game.client.get(f"/games/{game.id}/poll?v=0")
     assert r.status_code == 403 and r.headers["HX-Refresh"] == "true"

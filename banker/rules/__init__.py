@@ -10,9 +10,11 @@ Standard library only: no Flask, no SQLite, no clock, no randomness.
 Every refusal raises DomainError (422) or BadCommand (400) with a sentence for the Banker; a
 command's shape is checked first (`schema`), whatever the state.
 
-Modules, each importing only those before it: board ← errors, state (lookups, money, events) ←
-schema (command fields) ← turn (rolls, landing, auctions, claims, cards, jail) ← holdings
-(building, mortgages) ← trades ← debts ← endgame, corrections ← game (new_game, apply, undo).
+Modules, each importing only those before it (no cycle): board, errors ← state (lookups,
+money, events, gates), schema (command fields) ← holdings (building, mortgages, score), rent
+(rent and claims) ← auctions ← turn (whose turn, rolls, landing, jail) ← cards; holdings ← trades
+← debts; endgame (deadline, score_game, stop), corrections (adjust, move) ← game (new_game,
+apply, undo). permissions (who may send what) sits on game.
 
 What the pages may ask (read functions, pure, never raising):
     undo_refusal(state), claim_refusal(state, claim_id), askable_claims(state),
@@ -24,10 +26,10 @@ from .endgame import askable_claims, claims_wait, phase, phase_sentence
 from .errors import BadCommand, DomainError
 from .game import OPTIONS, apply, new_game, public_state, replay, undo_refusal, upgrade
 from .holdings import bankruptcy_refusal, can_raise, score
+from .rent import claim_refusal
 from .schema import COMMANDS as COMMAND_SCHEMA
 from .schema import describe as describe_command
 from .trades import describe_deal, trade_refusal
-from .turn import claim_refusal
 
 __all__ = [
     "BadCommand",

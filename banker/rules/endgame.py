@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from .errors import DomainError
 from .holdings import score
+from .rent import claim_refusal
 from .state import deed_name, event, money, name, require_no_debt, require_playing, survivors
-from .turn import claim_refusal
 
 # What the table may still do while claims wait after the final round; the raising-cash
 # commands only to settle a debt a claim created ("Do not sell, trade or unmortgage after the

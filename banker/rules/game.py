@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import corrections, debts, endgame, holdings, schema, trades, turn
+from . import auctions, cards, corrections, debts, endgame, holdings, rent, schema, trades, turn
 from .board import DEED_IDS, HOTELS, HOUSES, STARTING_CASH
 from .errors import BadCommand, DomainError
 from .state import clone, event, pay, require_playing
@@ -114,17 +114,17 @@ COMMANDS = {
     "start": turn.cmd_start,
     "roll": turn.cmd_roll,
     "buy": turn.cmd_buy,
-    "auction": turn.cmd_auction,
-    "bid": turn.cmd_bid,
-    "close_auction": turn.cmd_close_auction,
-    "draw_card": turn.cmd_draw_card,
-    "rent_roll": turn.cmd_rent_roll,
-    "claim_rent": turn.cmd_claim_rent,
+    "auction": auctions.cmd_auction,
+    "bid": auctions.cmd_bid,
+    "close_auction": auctions.cmd_close_auction,
+    "draw_card": cards.cmd_draw_card,
+    "rent_roll": rent.cmd_rent_roll,
+    "claim_rent": rent.cmd_claim_rent,
     "pay_jail_fine": turn.cmd_pay_jail_fine,
     "use_jail_card": turn.cmd_use_jail_card,
     "build": holdings.cmd_build,
     "sell_building": holdings.cmd_sell_building,
-    "building_auction": holdings.cmd_building_auction,
+    "building_auction": auctions.cmd_building_auction,
     "mortgage": holdings.cmd_mortgage,
     "unmortgage": holdings.cmd_unmortgage,
     "trade": trades.cmd_trade,
@@ -190,7 +190,7 @@ def settle(s: dict, events: list) -> None:
             turn.leave_jail_and_move(s, events, after["player"], after["steps"])
         elif not pending["auction"] and pending["auction_queue"]:
             prop = pending["auction_queue"].pop(0)
-            turn.open_auction(s, events, prop, "Returned by a bankrupt player")
+            auctions.open_auction(s, events, prop, "Returned by a bankrupt player")
         else:
             break
     endgame.check_the_end(s, events)

@@ -4,7 +4,7 @@ what could still be raised, and whether bankruptcy is allowed."""
 from __future__ import annotations
 
 from .board import DEED_IDS, DEEDS, GROUPS
-from .errors import BadCommand, DomainError
+from .errors import DomainError
 from .state import (
     clone,
     deed_name,
@@ -16,7 +16,6 @@ from .state import (
     require_no_debt,
     require_playing,
 )
-from .turn import open_auction
 
 # --- reading the board --------------------------------------------------------------------
 
@@ -172,65 +171,6 @@ def cmd_build(s: dict, events: list, c: dict) -> None:
         "built",
         f"{name(s, st['owner'])} built a {kind} on {d.name} for {money(cost)}{extra}.",
         player=st["owner"],
-        property=prop,
-        kind=kind,
-    )
-
-
-def cmd_building_auction(s: dict, events: list, c: dict) -> None:
-    require_playing(s)
-    kind = c["kind"]
-    require_no_debt(s)
-    if s["pending"]["auction"]:
-        raise DomainError("Another auction is open: close it first.", "auction_pending")
-    if s["bank"][kind + "s"] == 0:
-        raise DomainError(f"The Bank has no {kind}s left to auction.", "no_supply")
-    open_auction(s, events, kind, f"Several players want the Bank's last {kind}s")
-
-
-def place_auctioned_building(
-    s: dict, events: list, winner: str, kind: str, bid: int, c: dict
-) -> None:
-    if not any(
-        st["owner"] == winner and build_refusal(s, prop, cost=bid, kind=kind) is None
-        for prop, st in s["properties"].items()
-    ):
-        # "Only an otherwise legal building purchase can be completed": since the bid, the
-        # supply, the winner's streets or cash have changed, and no street can take it now.
-        event(
-            s,
-            events,
-            "auction_closed",
-            f"{name(s, winner)} can no longer legally place the "
-            f"{kind} or pay {money(bid)} for it: no sale, the {kind} stays in the Bank.",
-            player=winner,
-            kind=kind,
-        )
-        return
-    if c["property"] is None:
-        raise BadCommand(
-            f"Name the street where {name(s, winner)} places the {kind} ('property').",
-            "missing_field",
-        )
-    prop = c["property"]
-    if s["properties"][prop]["owner"] != winner:
-        raise DomainError(
-            f"{deed_name(prop)} is not {name(s, winner)}'s: the {kind} must go on "
-            "one of the winner's streets.",
-            "cannot_build",
-        )
-    why = build_refusal(s, prop, cost=bid, kind=kind)
-    if why:
-        raise DomainError(why, "cannot_build")
-    player(s, winner)["cash"] -= bid
-    place(s, prop, kind)
-    event(
-        s,
-        events,
-        "built",
-        f"{name(s, winner)} won the {kind} at auction for {money(bid)} "
-        f"and placed it on {deed_name(prop)}.",
-        player=winner,
         property=prop,
         kind=kind,
     )

@@ -25,6 +25,13 @@ def nice_max(value: int) -> int:
         step *= 10
 
 
+def _short(amount: int) -> str:
+    """An axis amount for a small chart: 2,500 as 2.5k."""
+    if amount < 1000:
+        return str(amount)
+    return f"{amount / 1000:g}k"
+
+
 def _ticks(top: int) -> list[int]:
     return [top * k // 4 for k in range(5)]
 
@@ -46,12 +53,13 @@ def _axes(
     out = []
     for t in _ticks(top)[:: 2 if few else 1]:
         y = _y(t, top, height)
+        amount = _short(t) if few else f"{t:,}"
         out.append(
             f'<line class="grid" x1="{LEFT}" x2="{width - RIGHT}" y1="{y:.1f}" y2="{y:.1f}"/>'
-            f'<text class="tick" x="{LEFT - 8}" y="{y + 6:.1f}" text-anchor="end">{t:,}</text>'
+            f'<text class="tick" x="{LEFT - 8}" y="{y + 6:.1f}" text-anchor="end">{amount}</text>'
         )
     n = len(labels)
-    every = max(1, n - 1) if few else max(1, -(-n // 6))
+    every = max(1, n - 1) if few else max(1, -(-n // 5))
     for i, label in enumerate(labels):
         if i % every and i != n - 1:
             continue

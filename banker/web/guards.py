@@ -30,16 +30,23 @@ def own_origins() -> set[str]:
 
 
 def is_cross_site_post() -> bool:
-    """A POST that a browser sent from another site's page (CSRF): its Origin or Referer names
-    another origin than this server's. Requests with neither header are not a browser's
-    cross-site form; the SameSite=Strict cookies and the secret tokens guard them."""
+    """A POST that a browser sent from another site's page (CSRF).
+
+    Its Origin, when it names one, must be this server's (behind --public-url, the public
+    URL's). Pages say `Referrer-Policy: no-referrer`, under which browsers send `Origin: null`
+    for a plain form post: then the browser's own `Sec-Fetch-Site` decides (same-origin, or
+    none for the user's own typing). A bare null, or a Referer naming another origin, is
+    refused. Requests with none of these headers are not a browser's cross-site form; the
+    SameSite=Strict cookies and the secret tokens guard them."""
     if request.method != "POST":
         return False
-    source = request.headers.get("Origin") or request.headers.get("Referer")
-    if source is None:
-        return False
-    if source == "null":
-        # Under Referrer-Policy: no-referrer a browser's plain form POST says "Origin: null"
-        # even on its own site; Sec-Fetch-Site (set by the browser, never by a page) tells.
-        return request.headers.get("Sec-Fetch-Site") != "same-origin"
-    return _origin(source) not in own_origins()
+    origin = request.headers.get("Origin")
+    if origin and origin != "null":
+        return _origin(origin) not in own_origins()
+    fetch_site = request.headers.get("Sec-Fetch-Site")
+    if fetch_site:
+        return fetch_site not in ("same-origin", "none")
+    if origin == "null":
+        return True
+    referer = request.headers.get("Referer")
+    return referer is not None and _origin(referer) not in own_origins()

@@ -123,6 +123,9 @@ def status_line(state: dict, me: dict) -> str:
         return f"{names[card['player']]} draws a {DECK_NAMES[card['deck']]} card."
     if pending["dice"]:
         return f"{names[pending['dice']['player']]} rolls the dice for a utility's rent."
+    offered = [o for o in pending.get("trade_offers", []) if o["to"] == me["id"]]
+    if offered:
+        return f"{names[offered[0]['from']]} offers you a trade: accept or decline it below."
     roller = state["turn"]["roller"] or names.get(state["turn"]["player"], "")
     if state["turn"]["player"] == me["id"]:
         return f"Your turn to roll ({roller})." if len(me["members"]) > 1 else "Your turn to roll."

@@ -73,7 +73,9 @@ def require_banker(game_id: str) -> dict:
     given = request.cookies.get(banker_cookie(game_id), "")
     if not same_token(given, token):
         if given:  # a cookie of an older Banker link: the seat moved to another device
-            abort(make_response(render_template("error.html", status=403, message=MOVED), 403))
+            moved = make_response(render_template("error.html", status=403, message=MOVED), 403)
+            moved.headers["HX-Refresh"] = "true"  # a polling page reloads and says so
+            abort(moved)
         abort(403)
     return store.state(game_id)
 
@@ -111,19 +113,13 @@ def _page_error(status: int, message: str):
     return render_template("error.html", status=status, message=message), status
 
 
-BANKER_REPLACED = (
-    "This Banker link no longer works: the game was moved to a new Banker link "
-    "(another device). Open the new one."
-)
-
-
 @bp.errorhandler(403)
 def _forbidden(e):
     # A banker token replaced by a new link (POST …/tokens) says so; a polling page reloads.
     game_id = (request.view_args or {}).get("game_id", "")
     given = request.args.get("token") or request.cookies.get(banker_cookie(game_id))
     if given and get_store().token_revoked(given) == "banker":
-        response = make_response(_page_error(403, BANKER_REPLACED))
+        response = make_response(_page_error(403, MOVED))
         response.headers["HX-Refresh"] = "true"
         return response
     return _page_error(403, "Open this game from its Banker link (the one with ?token=).")
