@@ -32,8 +32,7 @@ def test_a_deadline_game_on_two_phones_in_the_dark(live_server, browser, check_s
         a.roll(6, 6)
         a.tap("Buy for 150")
         a.roll(1, 2)
-        a.tap("Auction")
-        a.tap("Close: nobody bid")
+        a.tap("Buy for 200")  # Ann: Pennsylvania Railroad
 
         # Bob lands on Ann's utility: the pad asks for the rent roll (4 x the dice in G0009).
         a.roll(6, 6)
@@ -57,18 +56,28 @@ def test_a_deadline_game_on_two_phones_in_the_dark(live_server, browser, check_s
         expect(page.locator("#screen")).to_have_attribute(
             "data-version", str(a.version), timeout=6000
         )
-        expect(page.locator(".strip")).to_contain_text("1,370")  # 1,500 - 150 + 20
+        expect(page.locator(".strip")).to_contain_text("1,170")  # 1,500 - 150 - 200 + 20
 
         # Time is called; the round ends when the turn would pass back to Ann.
         page.get_by_text("More", exact=True).tap()
         a.tap("Call time")
-        a.roll(3, 5)  # Bob rolled doubles, so rolls again: Free Parking
-        expect(page.get_by_role("heading", level=1)).to_have_text("Game over")
+        # Bob rolled doubles, so rolls again: Ann's Pennsylvania Railroad, as the round ends.
+        a.roll(1, 2)
+        heading = page.get_by_role("heading", level=1)
+        expect(heading).to_have_text("Final round over: waiting for rent claims")
+        expect(page.locator(".claims")).to_contain_text(
+            "Ann may ask Bob for 25 (Pennsylvania Railroad)"
+        )
+        expect(a.button("Score the game now")).to_be_visible()
+        check_screen(page, "21-dark-final-claims")
+        assert a.state()["status"] == "playing"
+        a.tap("Claim 25 from Bob")  # the last claim asked: the game scores itself
+        expect(heading).to_have_text("Game over")
         expect(page.locator(".winner")).to_have_text("Ann wins")
-        check_screen(page, "21-dark-the-end")
+        check_screen(page, "22-dark-the-end")
         state = a.state()
         assert state["status"] == "finished" and state["winners"] == ["p1"]
-        assert state["scores"] == {"p1": 1520, "p2": 1480}
+        assert state["scores"] == {"p1": 1195 + 150 + 200, "p2": 1500 - 20 - 25}
     finally:
         phone_a.close()
         phone_b.close()
