@@ -468,10 +468,12 @@ class Store:
                         "version": version,
                         "command": _dumps(command),
                         "idempotency_key": idempotency_key,
-                        "response": text,
+                        "response": NO_ANSWER if idempotency_key is None else text,
                         "at": at,
                     }
                 )
+                if idempotency_key is not None:
+                    _forget_old_answers(db, game_id)
                 db["events"].insert_all(
                     {
                         "game_id": game_id,
@@ -568,6 +570,39 @@ class Store:
             game_id, edition, json.loads(names), json.loads(options), self.commands(game_id)
         )
 
+    # -- bounded storage (issue 12) ---------------------------------------------------------------
+
+    def game_count(self) -> int:
+        """How many games the database holds (the ceiling on new games counts them)."""
+        return self._db().execute("select count(*) from games").fetchone()[0]
+
+    def known_games(self, game_ids: list[str]) -> list[dict]:
+        """The games among `game_ids` (at most 50 looked at), as list_games gives them: a home
+        page reads only the games its browser knows, never every game of the server."""
+        ids = [i for i in game_ids if i][:50]
+        if not ids:
+            return []
+        marks = ", ".join("?" for _ in ids)
+        rows = self._db().execute(
+            "select g.id, g.edition, g.names, g.version, g.created_at, "
+            "json_extract(g.state, '$.status'), "
+            "(select max(at) from commands c where c.game_id = g.id) "
+            f"from games g where g.id in ({marks})",
+            ids,
+        )
+        games = [
+            {
+                "game_id": game_id,
+                "edition": edition,
+                "names": json.loads(names),
+                "status": status,
+                "version": version,
+                "at": last or created or "",
+            }
+            for game_id, edition, names, version, created, status, last in rows
+        ]
+        return sorted(games, key=lambda g: g["at"], reverse=True)
+
     # -- snapshots (pause and resume) ------------------------------------------------------------
 
     def snapshot(self, game_id: str) -> dict:
@@ -626,7 +661,7 @@ class Store:
                     "version": c["version"],
                     "command": _dumps(c["command"]),
                     "idempotency_key": None,  # keys belong to the game they were sent to
-                    "response": c["answer"],
+                    "response": NO_ANSWER,  # answers are kept only for keyed commands
                     "at": c["at"],
                 }
                 for c in checked.commands
@@ -685,3 +720,21 @@ def backup(database: str | Path, destination: str | Path) -> int:
 
 
 _EVENT_COLUMNS = {"seq", "type", "text"}
+
+# -- bounded storage (issue 12) ------------------------------------------------------------------
+
+NO_ANSWER = ""  # the `response` of a command sent without an Idempotency-Key: nothing to repeat
+KEPT_ANSWERS = 300  # the answers kept per game, for the latest keyed commands
+
+
+def _forget_old_answers(db: sqlite_utils.Database, game_id: str) -> None:
+    """Keep the answers (and keys) of only the game's latest KEPT_ANSWERS keyed commands: a
+    retry comes seconds after its command, and a long game's log stays proportional to its
+    events. A forgotten key is new again (a client never reuses one after minutes)."""
+    db.execute(
+        "update commands set idempotency_key = null, response = ? "
+        "where game_id = ? and idempotency_key is not null and version <= ("
+        "  select version from commands where game_id = ? and idempotency_key is not null"
+        "  order by version desc limit 1 offset ?)",
+        [NO_ANSWER, game_id, game_id, KEPT_ANSWERS],
+    )

@@ -50,7 +50,10 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(snapshots.bp)
     app.register_blueprint(display.bp)
     app.register_error_handler(HTTPException, _http_error)
+    from banker.web import limits
     from banker.web.fastpoll import IdlePolls
+
+    limits.install(app)
 
     app.wsgi_app = IdlePolls(app.wsgi_app, app.extensions["banker.store"])
     return app

@@ -147,11 +147,11 @@ def home():
 
 
 def _home_context(error: str | None = None, form: MultiDict | None = None) -> dict:
-    mine = set(request.cookies.get(GAMES_COOKIE, "").split("."))
-    games = get_store().list_games()
+    mine = request.cookies.get(GAMES_COOKIE, "").split(".")
     return {
-        "games": [g for g in games if g["game_id"] in mine],
-        "others": sum(1 for g in games if g["game_id"] not in mine),
+        # Only the games this browser knows: never every game of the server (issue 12).
+        "games": get_store().known_games(mine),
+        "others": 0,
         "error": error,
         "form": form or MultiDict(),
     }
