@@ -52,7 +52,7 @@ MAX_COMMANDS = 12_000
 MAX_EVENTS = 30_000
 # A real table rolls every few commands; the commands between two rolls each keep a copy of the
 # state for undo, so a long run of them costs memory in proportion to its length.
-MAX_RUN_WITHOUT_ROLL = 1_000
+MAX_RUN_WITHOUT_ROLL = 200
 MAX_REPLAY_SECONDS = 8.0  # CPU seconds of this thread, replay and checks together
 
 

@@ -99,13 +99,11 @@ def worst_snapshot(limit: int = snapshot.MAX_BYTES) -> dict:
     while len(commands) < snapshot.MAX_COMMANDS and size < limit - 40_000:
         command = bot.next_command(public_state(state))
         run = 0 if command["type"] == "roll" else run + 1
-        if run >= snapshot.MAX_RUN_WITHOUT_ROLL - 1:
-            continue
         send(command)
         player = public_state(state)["turn"]["player"]
         if command["type"] != "roll" or state["pending"]["debt"] or player is None:
             continue
-        while run < snapshot.MAX_RUN_WITHOUT_ROLL - 2 and size < limit - 40_000:
+        while run < snapshot.MAX_RUN_WITHOUT_ROLL - 100 and size < limit - 40_000:
             if len(commands) >= snapshot.MAX_COMMANDS:
                 break
             amount = 1 if run % 2 == 0 else -1
