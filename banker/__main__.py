@@ -39,11 +39,14 @@ def public_url(text: str) -> str:
 
 def serve(args: argparse.Namespace) -> None:
     """Run the web app under waitress and print the URL to open."""
-    from waitress.server import create_server
-
+    from banker.serving import AlreadyServed, create_server, hold_database
     from banker.web import create_app
     from banker.web.qr import print_qr
 
+    try:
+        hold_database(args.db)  # held until this process ends (issue 12)
+    except AlreadyServed as e:
+        raise SystemExit(f"banker serve: {e}") from None
     app = create_app({"DATABASE": str(args.db), "PUBLIC_URL": args.public_url})
     server = create_server(app, host=args.host, port=args.port, threads=args.threads)
     everywhere = args.host in ("0.0.0.0", "", "::")
