@@ -30,6 +30,15 @@ from .errors import BadCommand
 _REFUSED_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
 _MAX_MARKS = 3  # combining marks on one letter: Vietnamese needs 2; "zalgo" text has dozens
 
+# Capitals drawn like Latin capitals (mapped before case folding: Greek "Ν" is an N, "ν" a v).
+_CAPITALS = str.maketrans(
+    {
+        "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P",
+        "С": "C", "Т": "T", "Х": "X", "І": "I", "Ј": "J", "Ѕ": "S", "Α": "A", "Β": "B",
+        "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N", "Ο": "O",
+        "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X",
+    }
+)  # fmt: skip
 # Letters drawn like Latin ones (after case folding), and digits and signs that pass for them.
 _LOOK_ALIKES = str.maketrans(
     {
@@ -77,7 +86,7 @@ def _shown(name: str) -> str:
 
 def skeleton(name: str) -> str:
     """What a name looks like: two names with the same skeleton are taken for each other."""
-    folded = unicodedata.normalize("NFKD", name.casefold())
+    folded = unicodedata.normalize("NFKD", name.translate(_CAPITALS).casefold())
     plain = "".join(ch for ch in folded if not unicodedata.combining(ch))
     return " ".join(plain.translate(_LOOK_ALIKES).casefold().split())
 
