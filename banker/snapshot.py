@@ -79,7 +79,7 @@ class Checked:
     edition: str
     names: list
     options: dict | None
-    commands: list[dict]  # [{"version", "at", "command", "events": [core events]}]
+    commands: list[dict]  # [{"version", "at", "command", "events": [core events], "story"}]
     events_at: dict[int, str]  # seq -> the recorded time of that event
     undone: set[int]  # the seqs of the events taken back by an undo
     state: dict  # the internal state at the end, with the new game id
@@ -238,6 +238,15 @@ def _with_game_id(value, old: str, new: str):
     return value
 
 
+def _upgraded(recorded: dict) -> dict:
+    """A state recorded before trade offers and players_act (2026-12-01) with their defaults,
+    as the core upgrades it; a state too damaged for that is compared as it is."""
+    try:
+        return rules.upgrade(recorded)
+    except (KeyError, TypeError, AttributeError):
+        return recorded
+
+
 def answer_text(state: dict, events: list[dict]) -> str:
     """The answer the API gives to a command that led to `state` (as Store.execute makes it)."""
     body = {
@@ -263,6 +272,35 @@ def check(doc: dict, new_game_id: str) -> Checked:
     game or one of its commands is refused by the rules, or its log does not reproduce its
     recorded events and state exactly.
     """
+    _check_header(doc)
+    old_id, edition, names, options = _check_game(doc["game"])
+    commands, events = doc["commands"], doc["events"]
+    _check_commands(commands)
+    _check_events(events, len(commands))
+    recorded = _check_recorded_state(doc["state"], old_id, len(commands))
+    _check_sequence(commands, events, recorded)
+    state = _new_state(new_game_id, edition, names, options)
+    replayed, undone, state = _bounded_replay(state, commands, events)
+    # And the state they lead to must be the recorded one, to the last internal field.
+    where = _first_difference(_upgraded(_with_game_id(recorded, old_id, new_game_id)), _json(state))
+    if where:
+        raise _refused(
+            "The file was changed or damaged after it was saved: its recorded state is not "
+            f"what its commands replay to; they differ at {where}.",
+            "state_mismatch",
+        )
+    return Checked(
+        edition=edition,
+        names=names,
+        options=options,
+        commands=replayed,
+        events_at={e["seq"]: e["at"] for e in events},
+        undone=undone,
+        state=_json(state),
+    )
+
+
+def _check_header(doc) -> None:
     if not isinstance(doc, dict):
         raise _malformed("A snapshot is a JSON object.")
     _check_counts(doc)
@@ -283,7 +321,9 @@ def check(doc: dict, new_game_id: str) -> Checked:
     if "exported_at" in doc:
         _time(doc["exported_at"], "exported_at")
 
-    game = _object(doc["game"], "game", _GAME_FIELDS, _GAME_FIELDS - {"created_at"})
+
+def _check_game(game) -> tuple[str, str, list, dict | None]:
+    game = _object(game, "game", _GAME_FIELDS, _GAME_FIELDS - {"created_at"})
     old_id = _string(game["id"], "game.id", _MAX_ID)
     edition, names, options = game["edition"], game["players"], game["options"]
     if not isinstance(edition, str):
@@ -294,8 +334,10 @@ def check(doc: dict, new_game_id: str) -> Checked:
         raise _malformed("game.options must be an object or null.")
     if game.get("created_at") is not None:
         _time(game["created_at"], "game.created_at")
+    return old_id, edition, names, options
 
-    commands = doc["commands"]
+
+def _check_commands(commands) -> None:
     if not isinstance(commands, list):
         raise _malformed("commands must be a list.")
     for i, entry in enumerate(commands):
@@ -307,59 +349,42 @@ def check(doc: dict, new_game_id: str) -> Checked:
         if not isinstance(entry["command"], dict):
             raise _malformed(f"{where}.command must be a JSON object.")
 
-    events = doc["events"]
+
+def _check_events(events, n_commands: int) -> None:
     if not isinstance(events, list):
         raise _malformed("events must be a list.")
     for i, e in enumerate(events):
         where = f"events[{i}]"
         _object(e, where, _EVENT_FIELDS, _EVENT_FIELDS)
         _whole(e["seq"], f"{where}.seq", 1, 10**9)
-        _whole(e["version"], f"{where}.version", 1, max(len(commands), 1))
+        _whole(e["version"], f"{where}.version", 1, max(n_commands, 1))
         _string(e["type"], f"{where}.type", 40)
         _string(e["text"], f"{where}.text", _MAX_TEXT)
         _time(e["at"], f"{where}.at")
         if not isinstance(e["undone"], bool):
             raise _malformed(f"{where}.undone must be true or false.")
 
-    recorded = doc["state"]
+
+def _check_recorded_state(recorded, old_id: str, n_commands: int) -> dict:
     if not isinstance(recorded, dict):
         raise _malformed("state must be a JSON object.")
     if recorded.get("game_id") != old_id:
         raise _malformed("state.game_id must be the snapshot's game.id.")
-    if recorded.get("version") != len(commands) or not _is_int(recorded.get("version")):
-        raise _malformed(
-            f"state.version must be {len(commands)}, the number of commands in the log."
-        )
+    if recorded.get("version") != n_commands or not _is_int(recorded.get("version")):
+        raise _malformed(f"state.version must be {n_commands}, the number of commands in the log.")
+    return recorded
 
-    _check_sequence(commands, events, recorded)
-    # Replay: the core decides whether each command was possible.
+
+def _new_state(new_game_id: str, edition: str, names: list, options: dict | None) -> dict:
+    """The game the log starts from (the core may refuse it)."""
     try:
-        state = rules.new_game(new_game_id, edition, names, options)
+        return rules.new_game(new_game_id, edition, names, options)
     except rules.BadCommand as e:
         raise _malformed(f"The snapshot's game cannot be created: {e.message}") from None
     except rules.DomainError as e:
         raise _refused(
             f"The snapshot's game cannot be created: {e.message}", "game_refused"
         ) from None
-    replayed, undone, state = _replay(state, commands, events)
-
-    # And the state they lead to must be the recorded one, to the last internal field.
-    where = _first_difference(_with_game_id(recorded, old_id, new_game_id), _json(state))
-    if where:
-        raise _refused(
-            "The file was changed or damaged after it was saved: its recorded state is not "
-            f"what its commands replay to; they differ at {where}.",
-            "state_mismatch",
-        )
-    return Checked(
-        edition=edition,
-        names=names,
-        options=options,
-        commands=replayed,
-        events_at={e["seq"]: e["at"] for e in events},
-        undone=undone,
-        state=_json(state),
-    )
 
 
 # -- bounds: cheap checks before the replay, and a budget for the replay itself (issue 12) -------
@@ -425,10 +450,12 @@ def _check_sequence(commands: list, events: list, recorded: dict) -> None:
             )
 
 
-def _replay(state: dict, commands: list, events: list) -> tuple[list[dict], set[int], dict]:
+def _bounded_replay(state: dict, commands: list, events: list) -> tuple[list[dict], set[int], dict]:
     """Replay the log through the core, comparing each command's events with the recorded ones
     as it goes (a forged log stops at its first forged command) within MAX_REPLAY_SECONDS of
-    CPU. Returns [{"version", "at", "command", "events"}], the undone seqs and the last state."""
+    CPU. Returns [{"version", "at", "command", "events", "story"}] ("story": the players and
+    deeds after a command that a roll follows, which the story of the game reads; else None),
+    the undone seqs and the last state."""
     started = time.thread_time()
     replayed, undone, at = [], set(), 0
     for i, entry in enumerate(commands):
@@ -466,7 +493,8 @@ def _replay(state: dict, commands: list, events: list) -> tuple[list[dict], set[
             at += 1
             if e["type"] == "undone":
                 undone.update(e.get("undid", []))
-        replayed.append({**entry, "events": made})
+        next_is_roll = i + 1 < len(commands) and commands[i + 1]["command"].get("type") == "roll"
+        replayed.append({**entry, "events": made, "story": _story(state) if next_is_roll else None})
     if at != len(events):
         raise _refused(
             f"The log's commands make {at} events, but the snapshot records {len(events)}.",
@@ -478,3 +506,9 @@ def _replay(state: dict, commands: list, events: list) -> tuple[list[dict], set[
                 f"events[{i}].undone must be {str(e['seq'] in undone).lower()}.", "log_mismatch"
             )
     return replayed, undone, state
+
+
+def _story(state: dict) -> dict:
+    """The players and deeds of a state (what the story of a game reads at a round's start)."""
+    public = rules.public_state(state)
+    return {"state": {"players": public["players"], "properties": public["properties"]}}

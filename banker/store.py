@@ -9,11 +9,13 @@ replays the log.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import secrets
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -27,6 +29,8 @@ from banker import snapshot as snapshots
 # Game ids are read aloud at the table: no look-alike characters (0/o, 1/l/i).
 _ID_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 _ID_LENGTH = 8
+# A player's page polls about every 700 ms: seen within this many seconds, it follows the game.
+FOLLOWING_SECONDS = 5.0
 
 
 class StoreError(Exception):
@@ -54,11 +58,50 @@ class PlayerNotFound(StoreError):
     code = "player_not_found"
 
 
+class UnknownSeat(StoreError):
+    """A new link was asked for a seat the game does not have (HTTP 400)."""
+
+    status = 400
+    code = "unknown_seat"
+
+
 class VersionConflict(StoreError):
     """The command's expected_version is not the game's version (HTTP 409)."""
 
     status = 409
     code = "version_conflict"
+
+
+class DiskFull(StoreError):
+    """The disk (or the database's size limit) is full: nothing was recorded (HTTP 507)."""
+
+    status = 507
+    code = "disk_full"
+
+    def __init__(self, message: str = ""):
+        super().__init__(
+            message
+            or "The server's disk is full, so nothing was recorded. Free some space on it "
+            "and try again: the game goes on from where it was."
+        )
+
+
+def _is_disk_full(e: BaseException) -> bool:
+    """SQLite's SQLITE_FULL (13): the disk, or the database's max_page_count, is full."""
+    return isinstance(e, sqlite3.Error) and (
+        getattr(e, "sqlite_errorcode", None) == 13 or "disk is full" in str(e)
+    )
+
+
+class SchemaTooNew(StoreError):
+    """The database's schema version (PRAGMA user_version) is newer than this banker's."""
+
+    code = "schema_too_new"
+
+
+# The database layout's version (PRAGMA user_version); raise it with any change a previous
+# banker could not read, so that one refuses the file instead of damaging it.
+SCHEMA_VERSION = 1
 
 
 class SnapshotRefused(StoreError):
@@ -85,6 +128,7 @@ class _Game:
     state: dict
     banker_token: str
     player_tokens: dict[str, str]  # token -> player id, revoked tokens left out
+    display_token: str = ""
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -105,6 +149,16 @@ def same_token(given: str, token: str) -> bool:
 def utc_now() -> str:
     """The current time as an ISO 8601 UTC timestamp with milliseconds."""
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def new_secret() -> str:
+    """A fresh token: 24 random bytes, URL-safe."""
+    return secrets.token_urlsafe(24)
+
+
+def key_scope(token: str) -> str:
+    """The scope of a token's Idempotency-Keys, stored instead of the token itself."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
 def migrate(db: sqlite_utils.Database) -> None:
@@ -164,10 +218,26 @@ def migrate(db: sqlite_utils.Database) -> None:
         if_not_exists=True,
     )
     db["player_tokens"].create_index(["game_id"], if_not_exists=True)
-    # Idempotency keys are scoped to a game; SQLite lets many rows have a NULL key.
+    # The display's token (games created before it get one when first loaded).
+    if "display_token" not in db["games"].columns_dict:
+        db["games"].add_column("display_token", str)
+    db["games"].create_index(["display_token"], if_not_exists=True)
+    # Banker and display tokens replaced by new links (players' stay in player_tokens).
+    db["revoked_tokens"].create(
+        {"token": str, "game_id": str, "seat": str},
+        pk="token",
+        not_null={"game_id", "seat"},
+        foreign_keys=[("game_id", "games", "id")],
+        if_not_exists=True,
+    )
+    # Idempotency keys are scoped to a game and a token (key_scope(token); "" for the pages'
+    # own keys and for keys stored before scopes existed). SQLite lets many rows have a NULL key.
+    if "key_scope" not in db["commands"].columns_dict:
+        db["commands"].add_column("key_scope", str, not_null_default="")
+    db.execute("drop index if exists commands_idempotency_key")
     db["commands"].create_index(
-        ["game_id", "idempotency_key"],
-        index_name="commands_idempotency_key",
+        ["game_id", "key_scope", "idempotency_key"],
+        index_name="commands_scoped_idempotency_key",
         unique=True,
         if_not_exists=True,
     )
@@ -190,10 +260,21 @@ class Store:
         self._games_lock = threading.Lock()
         # Player token -> game id, filled on first use: a player page's poll never reads SQLite.
         self._token_games: dict[str, str] = {}
+        self._display_games: dict[str, str] = {}  # the same for display tokens
+        # (game id, player id) -> time.monotonic() of that player's page's latest poll.
+        self._seen: dict[tuple[str, str], float] = {}
         Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         db = self._db()
+        found = db.execute("PRAGMA user_version").fetchone()[0]
+        if found > SCHEMA_VERSION:  # written by a newer banker: change nothing in it
+            raise SchemaTooNew(
+                f"The database {self.path} was written by a newer banker (schema version "
+                f"{found}; this banker knows up to {SCHEMA_VERSION}): upgrade banker to use it."
+            )
         db.enable_wal()
         migrate(db)
+        if found < SCHEMA_VERSION:
+            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     # -- connections and transactions ---------------------------------------------------------
 
@@ -220,10 +301,12 @@ class Store:
         db.execute("BEGIN IMMEDIATE")
         try:
             yield db
-        except BaseException:
+            db.commit()  # inside: a commit that fails (disk full) is rolled back too
+        except BaseException as e:
             db.rollback()
+            if _is_disk_full(e):
+                raise DiskFull() from None
             raise
-        db.commit()
 
     def close(self) -> None:
         """Close every connection this store opened."""
@@ -254,9 +337,9 @@ class Store:
 
     def _add_game(self, game_id, edition, names, options, state, log=None) -> dict:
         """Store a new game with fresh tokens (and `log(db)`'s rows) in one transaction."""
-        banker_token = secrets.token_urlsafe(24)
+        banker_token, display_token = new_secret(), new_secret()
         players = [
-            {"id": p["id"], "name": p["name"], "token": secrets.token_urlsafe(24)}
+            {"id": p["id"], "name": p["name"], "token": new_secret()}
             for p in rules.public_state(state)["players"]
         ]
         with self._transaction() as db:
@@ -270,6 +353,7 @@ class Store:
                     "version": state["version"],
                     "state": _dumps(state),
                     "created_at": self.clock(),
+                    "display_token": display_token,
                 }
             )
             db["player_tokens"].insert_all(
@@ -278,12 +362,13 @@ class Store:
             )
             if log is not None:
                 log(db)
-        game = _Game(state, banker_token, {p["token"]: p["id"] for p in players})
+        game = _Game(state, banker_token, {p["token"]: p["id"] for p in players}, display_token)
         with self._games_lock:
             self._games[game_id] = game
         return {
             "game_id": game_id,
             "banker_token": banker_token,
+            "display_token": display_token,
             "players": players,
             "state": state,
         }
@@ -295,7 +380,7 @@ class Store:
             if game is None:
                 db = self._db()
                 row = db.execute(
-                    "select banker_token, state from games where id = ?", [game_id]
+                    "select banker_token, state, display_token from games where id = ?", [game_id]
                 ).fetchone()
                 if row is None:
                     raise GameNotFound(f"There is no game {game_id!r}.")
@@ -303,7 +388,15 @@ class Store:
                     "select token, player_id from player_tokens where game_id = ? and not revoked",
                     [game_id],
                 ).fetchall()
-                game = _Game(json.loads(row[1]), row[0], dict(tokens))
+                display_token = row[2]
+                if display_token is None:  # a game stored before displays existed
+                    display_token = new_secret()
+                    with self._transaction() as tx:
+                        tx.execute(
+                            "update games set display_token = ? where id = ?",
+                            [display_token, game_id],
+                        )
+                game = _Game(json.loads(row[1]), row[0], dict(tokens), display_token)
                 self._games[game_id] = game
             return game
 
@@ -312,10 +405,13 @@ class Store:
         return self._game(game_id).state
 
     def role(self, game_id: str, token: str) -> str | None:
-        """Who `token` is in this game: "banker", a player id, or None for a stranger."""
+        """Who `token` is in this game: "banker", a player id, "display", or None (a stranger,
+        or a token replaced by a new link)."""
         game = self._game(game_id)
         if same_token(token, game.banker_token):
             return "banker"
+        if same_token(token, game.display_token):
+            return "display"
         for player_token, player_id in game.player_tokens.items():
             if same_token(token, player_token):
                 return player_id
@@ -344,6 +440,38 @@ class Store:
     def banker_token(self, game_id: str) -> str:
         """The banker token of a game."""
         return self._game(game_id).banker_token
+
+    def display_token(self, game_id: str) -> str:
+        """The display token of a game (its big screen's link)."""
+        return self._game(game_id).display_token
+
+    def game_for_display_token(self, token: str) -> str | None:
+        """The game whose current display token is `token`, else None; from memory after once."""
+        game_id = self._display_games.get(token)
+        if game_id is None:
+            row = (
+                self._db()
+                .execute("select id from games where display_token = ?", [token])
+                .fetchone()
+            )
+            if row is None:
+                return None
+            game_id = row[0]
+        if not same_token(token, self._game(game_id).display_token):
+            self._display_games.pop(token, None)
+            return None
+        self._display_games[token] = game_id
+        return game_id
+
+    def token_revoked(self, token: str) -> str | None:
+        """The seat ("banker", "display" or a player id) `token` was replaced for, else None."""
+        db = self._db()
+        row = db.execute("select seat from revoked_tokens where token = ?", [token]).fetchone()
+        if row is None:
+            row = db.execute(
+                "select player_id from player_tokens where token = ? and revoked", [token]
+            ).fetchone()
+        return row[0] if row else None
 
     # -- player links and cheap version checks ---------------------------------------------------
 
@@ -378,13 +506,48 @@ class Store:
         )
         return row is not None
 
+    def new_token(self, game_id: str, seat: str) -> str:
+        """A new token for a seat ("banker", "display" or a player id): its new link. The seat's
+        old token stops working at once (API, pages, polls); token_revoked() then names the seat.
+        An unknown seat raises UnknownSeat (400) and changes nothing."""
+        game = self._game(game_id)
+        if seat not in ("banker", "display"):
+            if not isinstance(seat, str) or all(p["id"] != seat for p in game.state["players"]):
+                raise UnknownSeat(
+                    f"There is no seat {seat!r} in game {game_id!r}: ask for "
+                    '"banker", "display" or a player id.'
+                )
+            return self.rotate_player_token(game_id, seat)
+        with game.lock:
+            token, old = new_secret(), getattr(game, f"{seat}_token")
+            with self._transaction() as db:
+                db["revoked_tokens"].insert({"token": old, "game_id": game_id, "seat": seat})
+                db.execute(f"update games set {seat}_token = ? where id = ?", [token, game_id])
+            setattr(game, f"{seat}_token", token)
+            self._display_games.pop(old, None)
+            return token
+
+    def remove_game(self, game_id: str) -> None:
+        """Delete a game and everything recorded of it (`banker games --remove`)."""
+        with self._transaction() as db:
+            if db.execute("select 1 from games where id = ?", [game_id]).fetchone() is None:
+                raise GameNotFound(f"There is no game {game_id!r}.")
+            for table in ("events", "commands", "player_tokens", "revoked_tokens"):
+                db.execute(f"delete from {table} where game_id = ?", [game_id])
+            db.execute("delete from games where id = ?", [game_id])
+        with self._games_lock:
+            self._games.pop(game_id, None)
+        for cache in (self._token_games, self._display_games):
+            for token in [t for t, g in cache.items() if g == game_id]:
+                cache.pop(token, None)
+
     def rotate_player_token(self, game_id: str, player_id: str) -> str:
         """Give a player a new token (their new link); their old one stops working at once."""
         game = self._game(game_id)
         with game.lock:
             if all(p["id"] != player_id for p in game.state["players"]):
                 raise PlayerNotFound(f"There is no player {player_id!r} in game {game_id!r}.")
-            token = secrets.token_urlsafe(24)
+            token = new_secret()
             with self._transaction() as db:
                 db.execute(
                     "update player_tokens set revoked = 1 "
@@ -402,6 +565,16 @@ class Store:
             for t in old:
                 self._token_games.pop(t, None)
             return token
+
+    def saw(self, game_id: str, player_id: str) -> None:
+        """Note that this player's page polled just now (memory only)."""
+        self._seen[(game_id, player_id)] = time.monotonic()
+
+    def following(self, game_id: str) -> set[str]:
+        """The players whose page polled in the last FOLLOWING_SECONDS: their phone follows."""
+        since = time.monotonic() - FOLLOWING_SECONDS
+        seen = list(self._seen.items())  # a copy: polls write from other threads
+        return {pid for (gid, pid), at in seen if gid == game_id and at >= since}
 
     def recent_events(self, game_id: str, limit: int) -> list[dict]:
         """The game's `limit` latest events not undone, newest first: [{"seq","type","text"}]."""
@@ -423,30 +596,42 @@ class Store:
         idempotency_key: str | None = None,
         expected_version: int | None = None,
         authorize: Callable[[dict], None] | None = None,
+        key_scope: str = "",
     ) -> Answer:
         """Apply one command to a game and record it; return the answer for the API.
 
-        In order, under the game's lock: an answer already given for `idempotency_key` is
-        returned as it was; `authorize(state)` may raise to refuse; a stale `expected_version`
-        raises VersionConflict; the core applies the command (its refusals pass through). Only
-        then is anything written, all in one transaction. After any exception nothing changed.
+        In order, under the game's lock: `authorize(state)` may raise to refuse (unless the
+        exception is marked `replayable` and this very command was accepted before with this
+        key and scope: a double tap on a Buy that has since been bought is still its replay);
+        an answer already given for `idempotency_key` within `key_scope` (the API's:
+        key_scope(token)) is returned as it was; a stale `expected_version` raises
+        VersionConflict; the core applies the command (its refusals pass through). Only then
+        is anything written, all in one transaction: only accepted commands' answers are
+        remembered. After any exception nothing changed.
         """
         game = self._game(game_id)
         with game.lock:
+            state = game.state
+            row = None
             if idempotency_key is not None:
                 row = (
                     self._db()
                     .execute(
-                        "select response from commands where game_id = ? and idempotency_key = ?",
-                        [game_id, idempotency_key],
+                        "select response, command from commands "
+                        "where game_id = ? and key_scope = ? and idempotency_key = ?",
+                        [game_id, key_scope, idempotency_key],
                     )
                     .fetchone()
                 )
-                if row is not None:
-                    return Answer(json.loads(row[0]), row[0], replayed=True)
-            state = game.state
             if authorize is not None:
-                authorize(state)
+                try:
+                    authorize(state)
+                except Exception as e:
+                    same = row is not None and json.loads(row[1]) == command
+                    if not (same and getattr(e, "replayable", False)):
+                        raise
+            if row is not None:
+                return Answer(json.loads(row[0]), row[0], replayed=True)
             if expected_version is not None and expected_version != state["version"]:
                 raise VersionConflict(
                     f"The game is at version {state['version']}, not {expected_version}; "
@@ -468,12 +653,15 @@ class Store:
                         "version": version,
                         "command": _dumps(command),
                         "idempotency_key": idempotency_key,
+                        "key_scope": key_scope,
                         "response": NO_ANSWER if idempotency_key is None else text,
                         "at": at,
                     }
                 )
                 if idempotency_key is not None:
                     _forget_old_answers(db, game_id)
+                if command.get("type") == "roll":
+                    _keep_story_state(db, game_id, state)
                 db["events"].insert_all(
                     {
                         "game_id": game_id,
@@ -577,9 +765,9 @@ class Store:
         return self._db().execute("select count(*) from games").fetchone()[0]
 
     def known_games(self, game_ids: list[str]) -> list[dict]:
-        """The games among `game_ids` (at most 50 looked at), as list_games gives them: a home
+        """The games among `game_ids` (at most 100 looked at), as list_games gives them: a home
         page reads only the games its browser knows, never every game of the server."""
-        ids = [i for i in game_ids if i][:50]
+        ids = list(dict.fromkeys(i for i in game_ids if i))[:100]
         if not ids:
             return []
         marks = ", ".join("?" for _ in ids)
@@ -602,6 +790,62 @@ class Store:
             for game_id, edition, names, version, created, status, last in rows
         ]
         return sorted(games, key=lambda g: g["at"], reverse=True)
+
+    # -- the story of a game (issue 16): cheap reads for banker.story ------------------------------
+
+    STORY_EVENT_TYPES = ("started", "rolled", "paid", "rent_claim_opened", "rent_asked")
+
+    def story_events(self, game_id: str) -> list[dict]:
+        """The events banker.story reads, not undone, oldest first, with their data.
+
+        [{"seq", "version", "type", "at", "text" (rent claims' only, else ""), **data}]; only
+        STORY_EVENT_TYPES, so that a long game's story reads a few thousand small rows.
+        """
+        self._game(game_id)
+        marks = ", ".join("?" for _ in self.STORY_EVENT_TYPES)
+        rows = self._db().execute(
+            "select seq, version, type, at, "
+            "case when type = 'rent_claim_opened' then text else '' end, data from events "
+            f"where game_id = ? and not undone and type in ({marks}) order by seq",
+            [game_id, *self.STORY_EVENT_TYPES],
+        )
+        return [
+            {**json.loads(data), "seq": seq, "version": v, "type": t, "at": at, "text": text}
+            for seq, v, t, at, text, data in rows
+        ]
+
+    def states_at(self, game_id: str, versions) -> dict[int, dict]:
+        """The players and deeds right after each of these versions' commands:
+        {version: {"players": [...], "properties": {...}}} as in the public state.
+
+        Read from the answers stored with the commands (version 0, before any command, has
+        none: it is left out).
+        """
+        wanted = sorted({int(v) for v in versions if int(v) > 0})
+        states: dict[int, dict] = {}
+        for i in range(0, len(wanted), 500):
+            chunk = wanted[i : i + 500]
+            marks = ", ".join("?" for _ in chunk)
+            rows = self._db().execute(
+                "select version, json_extract(response, '$.state.players'), "
+                "json_extract(response, '$.state.properties') from commands "
+                f"where game_id = ? and version in ({marks}) and response != ''",
+                [game_id, *chunk],
+            )
+            states.update(
+                (v, {"players": json.loads(players), "properties": json.loads(props)})
+                for v, players, props in rows
+            )
+        return states
+
+    def time_span(self, game_id: str) -> tuple[str | None, str | None]:
+        """When the game's first and latest commands were recorded (ISO UTC), or Nones."""
+        row = (
+            self._db()
+            .execute("select min(at), max(at) from commands where game_id = ?", [game_id])
+            .fetchone()
+        )
+        return row[0], row[1]
 
     # -- snapshots (pause and resume) ------------------------------------------------------------
 
@@ -661,7 +905,8 @@ class Store:
                     "version": c["version"],
                     "command": _dumps(c["command"]),
                     "idempotency_key": None,  # keys belong to the game they were sent to
-                    "response": NO_ANSWER,  # answers are kept only for keyed commands
+                    # Answers are kept only for keyed commands; the story's states stay.
+                    "response": _dumps(c["story"]) if c["story"] else NO_ANSWER,
                     "at": c["at"],
                 }
                 for c in checked.commands
@@ -730,11 +975,35 @@ KEPT_ANSWERS = 300  # the answers kept per game, for the latest keyed commands
 def _forget_old_answers(db: sqlite_utils.Database, game_id: str) -> None:
     """Keep the answers (and keys) of only the game's latest KEPT_ANSWERS keyed commands: a
     retry comes seconds after its command, and a long game's log stays proportional to its
-    events. A forgotten key is new again (a client never reuses one after minutes)."""
+    events. A forgotten key is new again (a client never reuses one after minutes). An answer
+    whose state the story reads (the state just before a roll, see states_at) keeps only that:
+    the players and the deeds."""
     db.execute(
-        "update commands set idempotency_key = null, response = ? "
+        "update commands set idempotency_key = null, response = case when exists ("
+        "  select 1 from commands n where n.game_id = commands.game_id"
+        "  and n.version = commands.version + 1 and json_extract(n.command, '$.type') = 'roll')"
+        " then json_object('state', json_object("
+        "  'players', json(json_extract(response, '$.state.players')),"
+        "  'properties', json(json_extract(response, '$.state.properties'))))"
+        " else ? end "
         "where game_id = ? and idempotency_key is not null and version <= ("
         "  select version from commands where game_id = ? and idempotency_key is not null"
         "  order by version desc limit 1 offset ?)",
         [NO_ANSWER, game_id, game_id, KEPT_ANSWERS],
     )
+
+
+def story_state(state: dict) -> str:
+    """What the story keeps of the state just before a roll: the players and the deeds."""
+    public = rules.public_state(state)
+    return _dumps({"state": {"players": public["players"], "properties": public["properties"]}})
+
+
+def _keep_story_state(db: sqlite_utils.Database, game_id: str, before: dict) -> None:
+    """A roll is about to be recorded: the command before it keeps the state the story reads
+    (unless it kept its whole answer, for its Idempotency-Key)."""
+    if before["version"] > 0:
+        db.execute(
+            "update commands set response = ? where game_id = ? and version = ? and response = ?",
+            [story_state(before), game_id, before["version"], NO_ANSWER],
+        )

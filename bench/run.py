@@ -417,6 +417,14 @@ def main(argv=None) -> int:
             f"{statistics.median(mems):.1f} MB resident (min {min(mems):.1f}, max {max(mems):.1f})",
         )
     )
+    from bench import phones_follow
+
+    with tempfile.TemporaryDirectory() as tmp, server(Path(tmp) / "f.db") as (_, port, _pid):
+        rows += phones_follow.figures(phones_follow.measure(port))
+    from bench.story import measure_story
+    from bench.story import rows as story_rows
+
+    rows += story_rows(measure_story(args.long, args.runs))
     width = max(len(r[0]) for r in rows)
     print(f"{'measurement':<{width}}  {'budget':<22}  figure")
     for name, budget, figure in rows:

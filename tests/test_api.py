@@ -35,9 +35,19 @@ def test_creating_a_game_answers_201_with_tokens_urls_and_the_state_at_version_0
     r = client.post("/api/v1/games", json={"edition": "g0009", "players": ["Ann", "Bob"]})
     assert r.status_code == 201
     body = r.get_json()
-    assert list(body) == ["game_id", "banker_token", "banker_url", "players", "state"]
+    assert list(body) == [
+        "game_id",
+        "banker_token",
+        "banker_url",
+        "display_url",
+        "players",
+        "state",
+    ]
     game_id, banker_token = body["game_id"], body["banker_token"]
     assert body["banker_url"] == f"http://localhost/games/{game_id}?token={banker_token}"
+    display_token = body["display_url"].rpartition("/")[2]
+    assert body["display_url"] == f"http://localhost/display/{display_token}"
+    assert display_token not in (banker_token, *[p["token"] for p in body["players"]])
     assert [(p["id"], p["name"]) for p in body["players"]] == [("p1", "Ann"), ("p2", "Bob")]
     for p in body["players"]:
         assert p["join_url"] == f"http://localhost/join/{p['token']}"

@@ -12,7 +12,8 @@ CONTRACT_COMMANDS = {
     "start", "roll", "buy", "auction", "bid", "close_auction", "draw_card", "rent_roll",
     "claim_rent", "pay_jail_fine", "use_jail_card", "build", "sell_building",
     "building_auction", "mortgage", "unmortgage", "trade", "pay_debt", "bankrupt",
-    "call_time", "adjust", "move", "undo",
+    "call_time", "adjust", "move", "undo", "score_game", "stop", "propose_trade",
+    "accept_trade", "decline_trade",
 }  # fmt: skip
 
 
@@ -96,3 +97,40 @@ def test_a_command_that_fits_the_schema_is_what_the_api_accepts(game, fits):
     command = {"type": "roll", "player": "p1", "dice": [3, 4], "expected_version": 1}
     fits("Command", command)
     assert game.post(command).status_code == 200
+
+
+def test_each_command_schema_is_the_cores_own_schema_of_that_command(doc):
+    """Issue 11: the OpenAPI document is generated from the core's one command schema, so the
+    two cannot drift; the API adds only expected_version."""
+    from banker.rules import COMMAND_SCHEMA, describe_command
+
+    mapping = doc["components"]["schemas"]["Command"]["discriminator"]["mapping"]
+    assert set(mapping) == set(COMMAND_SCHEMA)
+    for type_, ref in mapping.items():
+        schema = doc["components"]["schemas"][ref.rsplit("/", 1)[1]]
+        properties = dict(schema["properties"])
+        assert properties.pop("expected_version")["type"] == "integer"
+        assert {**schema, "properties": properties} == describe_command(type_)
+
+
+def test_a_state_with_a_trade_offer_a_rent_roll_and_a_stop_fits_the_state_schema(new_game, fits):
+    g = new_game(["Ann", "Bob"])
+    g.ok({"type": "start", "first": "p1"})
+    g.ok({"type": "roll", "player": "p1", "dice": [6, 6]})  # Electric Company, on offer
+    g.ok({"type": "buy"})
+    g.ok({"type": "roll", "player": "p1", "dice": [1, 2]})  # Pennsylvania Railroad
+    g.ok({"type": "auction"})
+    g.ok({"type": "close_auction"})
+    state = g.ok({"type": "roll", "player": "p2", "dice": [6, 6]})["state"]
+    assert state["pending"]["dice"]["property"] == "electric-company"
+    fits("State", state)
+    g.ok({"type": "rent_roll", "dice": [1, 2]})
+    offer = {"type": "propose_trade", "from": "p1", "to": "p2"}
+    offer["receive"] = {"cash": 100}
+    offer["give"] = {"properties": ["electric-company"]}
+    state = g.ok(offer)["state"]
+    assert state["pending"]["trade_offers"][0]["id"] == "o1"
+    fits("State", state)
+    state = g.ok({"type": "stop"})["state"]
+    assert state["status"] == "unfinished"
+    fits("State", state)

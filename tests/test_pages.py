@@ -15,7 +15,11 @@ import pytest
 from werkzeug.datastructures import MultiDict
 
 ROOT = Path(__file__).resolve().parent.parent
-CONFLICT = "Changed meanwhile on another phone — here is the new state."
+CONFLICT = (
+    "Not recorded: the table changed since this screen was drawn: Ann rolled 1 and 2. Ann landed "
+    "on Baltic Avenue. Ann may buy Baltic Avenue for 60 or put it up for auction. Here it is "
+    "now; tap again if it is still wanted."
+)
 HTMX = {"HX-Request": "true"}
 
 
@@ -228,7 +232,7 @@ def test_the_same_form_sent_twice_is_applied_once(client, game, banker):
     assert again.get_data(as_text=True).count('data-version="2"') == 1
 
 
-def test_a_form_from_an_older_state_says_it_changed_meanwhile_and_shows_the_new_state(
+def test_a_form_from_an_older_state_says_what_changed_meanwhile_and_shows_the_new_state(
     client, game, banker
 ):
     html = client.get(f"/games/{game.id}", query_string={"d1": "3"}).get_data(as_text=True)
@@ -239,7 +243,7 @@ def test_a_form_from_an_older_state_says_it_changed_meanwhile_and_shows_the_new_
     assert r.status_code == 409
     html = r.get_data(as_text=True)
     assert CONFLICT in html
-    assert "Ann may buy Baltic Avenue" in text_of(html)  # the fresh state
+    assert "Ann decides: buy Baltic Avenue or auction it" in text_of(html)  # the fresh state
     assert game.snapshot() == before
     # Without JavaScript: the redirect, then the same sentence on the page.
     r = client.post(form["action"], data=MultiDict(form["fields"] + [("d2", "4")]))
@@ -264,12 +268,13 @@ def test_the_poll_answers_204_until_another_phone_changes_the_game(client, game,
 def test_the_card_picker_leaves_out_a_get_out_of_jail_free_card_someone_holds(game, banker):
     game.ok({"type": "roll", "player": "p1", "dice": [3, 4]})  # Chance
     buttons = [b["text"] for f in forms_of(banker.page()) for b in f["buttons"]]
-    assert "GET OUT OF JAIL FREE." in buttons and len([b for b in buttons if b.isupper()]) >= 15
-    banker.press("GET OUT OF JAIL FREE.")
+    jail_card = "GET OUT OF JAIL FREE. This card may be kept until needed, traded, or sold."
+    assert jail_card in buttons and len([b for b in buttons if b[:4].isupper()]) >= 15
+    banker.press(jail_card)
     assert game.state()["players"][0]["jail_cards"] == ["chance"]
     game.ok({"type": "roll", "player": "p2", "dice": [3, 4]})  # Bob on Chance too
     buttons = [b["text"] for f in forms_of(banker.page()) for b in f["buttons"]]
-    assert "GET OUT OF JAIL FREE." not in buttons and "ADVANCE TO BOARDWALK." in buttons
+    assert jail_card not in buttons and "ADVANCE TO BOARDWALK." in buttons
 
 
 def test_jail_choices_are_offered_at_the_start_of_a_jailed_turn(game, banker):
@@ -396,8 +401,14 @@ def test_the_start_form_creates_a_game_and_this_phone_lists_it_to_resume(client)
     home = client.get("/").get_data(as_text=True)
     assert f'href="/games/{game_id}"' in home and "Ann, Bob" in home
     state = client.application.extensions["banker.store"].state(game_id)
-    assert state["options"] == {"auction_all": False, "deadline": True, "teams": False,
-                                "hotel_shortage_ruling": True, "private_cash": False}  # fmt: skip
+    assert state["options"] == {
+        "auction_all": False,
+        "deadline": True,
+        "teams": False,
+        "hotel_shortage_ruling": True,
+        "private_cash": False,
+        "players_act": False,
+    }  # fmt: skip (its switch was not ticked)
     stranger = client.application.test_client()
     assert f'href="/games/{game_id}"' not in stranger.get("/").get_data(as_text=True)
 
@@ -460,7 +471,9 @@ def test_a_building_auction_lists_who_cannot_bid_and_asks_where_the_winner_place
     game.ok({"type": "move", "player": "p1", "position": 39, "reason": "test"})
     game.ok({"type": "roll", "player": "p1", "dice": [1, 1]})  # Ann: 39 -> 1 Mediterranean
     game.ok({"type": "buy"})
-    assert banker.press("Auction a house").status_code == 303
+    # 32 houses in the Bank for one player who could build: no building auction is offered.
+    assert "Auction a house" not in text_of(banker.page())
+    game.ok({"type": "building_auction", "kind": "house"})
     page = text_of(banker.page())
     assert "Auction: one house" in page
     assert "Bob has no street where a house could legally go, so cannot bid for it." in page
@@ -488,3 +501,254 @@ def test_a_held_jail_card_is_offered_in_jail_and_the_partner_who_rolls_is_named(
     page = text_of(banker.page())
     assert "Cat & Dan is in Jail" in page and "Cat & Dan’s turn (Dan rolls)" in page
     assert "Use the Chance card" not in page  # the card is Ann & Bob's
+
+
+# -- issue 15: the Banker's flow without a slip --------------------------------------------
+
+
+def test_bankruptcy_asks_first_then_says_what_passes_to_the_bank(game, banker):
+    game.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
+    game.ok({"type": "buy"})  # Ann: Baltic Avenue
+    game.ok({"type": "adjust", "player": "p1", "amount": -1440, "reason": "test"})  # Ann: 0
+    game.ok({"type": "mortgage", "property": "baltic-avenue"})
+    game.ok({"type": "adjust", "player": "p1", "amount": -30, "reason": "test"})  # Ann: 0
+    game.ok({"type": "roll", "player": "p2", "dice": [1, 2]})  # Bob on Ann's Baltic: no rent
+    game.ok({"type": "roll", "player": "p1", "dice": [1, 3]})  # Ann: 7 Chance
+    game.ok({"type": "draw_card", "deck": "chance", "card": "speeding-fine-15"})
+    before = game.snapshot()
+    page = banker.page()
+    assert "Yes: Ann is bankrupt" not in text_of(page)  # never one red tap
+    confirm = text_of(banker.page("?confirm=bankrupt"))
+    assert "Declare Ann bankrupt? Ann leaves the game." in confirm
+    assert (
+        "To the Bank : 0 in cash the deeds come back unmortgaged and are auctioned one after "
+        "another: Baltic Avenue"
+    ) in confirm
+    assert game.snapshot() == before
+    assert banker.press("Yes: Ann is bankrupt", path="?confirm=bankrupt").status_code == 303
+    state = game.state()
+    assert state["players"][0]["eliminated"] is True
+    assert state["status"] == "finished" and state["winners"] == ["p2"]
+
+
+def test_an_auction_after_a_bankruptcy_says_how_many_deeds_are_still_to_come():
+    from banker.web.pages.moment import auction_queue_text
+
+    state = {"pending": {"auction_queue": ["park-place", "boardwalk"]}}
+    assert auction_queue_text(state) == "2 more deeds after this one: Park Place, Boardwalk."
+    state = {"pending": {"auction_queue": ["boardwalk"]}}
+    assert auction_queue_text(state) == "1 more deed after this one: Boardwalk."
+    assert auction_queue_text({"pending": {"auction_queue": []}}) is None
+
+
+def _owner_of_sets(state: dict, sets: dict) -> dict:
+    from banker.rules.board import GROUPS
+
+    for pid, groups in sets.items():
+        for g in groups:
+            for prop in GROUPS[g]:
+                state["properties"][prop]["owner"] = pid
+    return state
+
+
+def test_a_building_auction_is_offered_only_when_the_bank_is_really_short(game):
+    from banker.web.pages.moment import building_shortage
+
+    state = game.client.application.extensions["banker.store"].state(game.id)
+    state = _owner_of_sets(json_copy(state), {"p1": ["dark_blue"], "p2": ["brown"]})
+    assert building_shortage(state) == []  # 32 houses; the two could place 16
+    state["bank"]["houses"] = 12
+    assert [s["kind"] for s in building_shortage(state)] == ["house"]
+    text = building_shortage(state)[0]["text"]
+    assert text == "The Bank has 12 houses; Ann and Bob could place 16."
+    state["properties"]["baltic-avenue"]["mortgaged"] = True  # Bob can no longer build
+    assert building_shortage(state) == []  # one builder alone buys at the price
+
+
+def json_copy(value):
+    import json
+
+    return json.loads(json.dumps(value))
+
+
+def test_the_sheet_shows_each_deeds_rent_ladder_and_what_selling_a_house_brings(game, banker):
+    from banker.rules.board import GROUPS
+
+    game.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
+    game.ok({"type": "buy"})  # Baltic
+    game.ok({"type": "move", "player": "p1", "position": 39, "reason": "test"})
+    game.ok({"type": "roll", "player": "p2", "dice": [1, 3]})
+    game.ok({"type": "roll", "player": "p1", "dice": [1, 1]})  # Mediterranean
+    game.ok({"type": "buy"})
+    assert set(GROUPS["brown"]) == {"mediterranean-avenue", "baltic-avenue"}
+    game.ok({"type": "build", "property": "baltic-avenue"})
+    page = text_of(banker.page("/players/p1"))
+    assert "set 8 1 house 20 2 houses 60 3 houses 180 4 houses 320 hotel 450" in page
+    assert "Sell house +25 on Baltic Avenue" in page
+    html = banker.page("/players/p1")
+    assert '<li class="now" aria-current="true"><span>1 house</span> 20</li>' in html
+
+
+def test_history_groups_events_by_turn_newest_first_and_marks_corrections(game, banker):
+    game.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
+    game.ok({"type": "buy"})
+    game.ok({"type": "adjust", "player": "p2", "amount": 20, "reason": "change"})
+    game.ok({"type": "roll", "player": "p2", "dice": [2, 3]})
+    html = banker.page("/history")
+    titles = re.findall(r'<section class="turn-group[^"]*" aria-label="([^"]+)"', html)
+    assert titles == [
+        "Bob rolled 2 and 3",
+        "Ann rolled 1 and 2",
+        "Ann won the opening roll and starts",
+    ]
+    assert html.index("Undo: ") < html.index('class="turn-group')
+    assert '<li class="correction"><span class="tag">Correction</span> ' in html
+
+
+def test_an_actions_sentence_shows_once_on_the_screen_where_it_was_made(game, banker):
+    game.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
+    assert banker.press("Buy for 60").status_code == 303
+    assert "Ann bought Baltic Avenue for 60." in banker.page()  # after the redirect: once
+    assert "Ann bought Baltic Avenue for 60." not in banker.page()
+    assert "Ann bought Baltic Avenue for 60." not in banker.page("/players/p1")
+    assert "Ann bought Baltic Avenue for 60." not in banker.page("/trade")
+
+
+def test_the_poll_keeps_a_first_die_and_an_open_confirmation(client, game, banker):
+    v = game.state()["version"]
+    game.ok({"type": "adjust", "player": "p2", "amount": 5, "reason": "another phone"})
+    r = client.get(
+        f"/games/{game.id}/poll",
+        query_string={"v": v, "screen": "table", "d1": "4", "pad": "roll:p1"},
+    )
+    html = r.get_data(as_text=True)
+    assert 'id="pad-d1"' in html and "first die: <strong>4</strong>" in html
+    assert "Bob received 5" in text_of(html) or "another phone" in text_of(html)
+    # A first die of a roll that is over is dropped.
+    r = client.get(
+        f"/games/{game.id}/poll",
+        query_string={"v": v, "screen": "table", "d1": "4", "pad": "roll:p2"},
+    )
+    assert 'id="pad-d1"' not in r.get_data(as_text=True)
+
+
+def test_the_heading_names_who_acts_now_and_then_whose_roll_is_next(game, banker):
+    assert '<h1 id="now">Ann’s turn</h1>' in banker.page()
+    game.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
+    page = banker.page()
+    assert '<h1 id="now">Ann decides: buy Baltic Avenue or auction it</h1>' in page
+    assert '<p class="next-roll">Then Bob rolls.</p>' in page
+
+
+def test_the_start_form_offers_every_option_of_the_contract(client):
+    from banker.rules.game import OPTIONS
+
+    html = client.get("/").get_data(as_text=True)
+    assert '<input type="checkbox" name="players_act" checked>' in html  # on by default
+    assert '<input type="checkbox" name="private_cash">' in html
+    r = client.post(
+        "/games",
+        data=MultiDict([("name", "Ann"), ("name", "Bob"), ("private_cash", "on"),
+                        ("hotel_shortage_ruling", "on")]),
+    )  # fmt: skip
+    assert r.status_code == 303
+    game_id = r.headers["Location"].rsplit("/", 1)[1]
+    r = client.get(f"/games/{game_id}")
+    options = client.application.extensions["banker.store"].state(game_id)["options"]
+    assert options["private_cash"] is True
+    if "players_act" in OPTIONS:  # the core's option (helper rules): off when unticked
+        assert options["players_act"] is False
+
+
+def test_the_home_page_lists_this_browsers_games_as_banker_and_as_player(client, new_game):
+    mine = new_game(["Ann", "Bob"])
+    played = new_game(["Cat", "Dan"])
+    client.get(mine.created["banker_url"])
+    assert client.get(f"/join/{played.tokens['p2']}").status_code == 200
+    page = text_of(client.get("/").get_data(as_text=True))
+    assert f"Banker · Ann, Bob · setup · {mine.id}" in page
+    assert f"Dan · Cat, Dan · setup · {played.id}" in page
+    html = client.get("/").get_data(as_text=True)
+    assert f'href="/join/{played.tokens["p2"]}"' in html
+
+
+def test_a_plain_form_from_this_site_is_accepted_although_no_referrer_makes_its_origin_null(
+    client, game, banker
+):
+    """A browser without JavaScript under Referrer-Policy: no-referrer sends Origin: null."""
+    form, _ = find_button(banker.page("?d1=1"), "2")
+    data = MultiDict(form["fields"] + [("d2", "2")])
+    r = client.post(
+        form["action"], data=data, headers={"Origin": "null", "Sec-Fetch-Site": "cross-site"}
+    )
+    assert r.status_code == 403 and game.state()["version"] == 1
+    r = client.post(
+        form["action"], data=data, headers={"Origin": "null", "Sec-Fetch-Site": "same-origin"}
+    )
+    assert r.status_code == 303 and game.state()["players"][0]["position"] == 3
+
+
+# -- issue 13 on the Banker's table: the deadline's last claims, stopping early ------------
+
+
+def test_stopping_early_is_confirmed_then_shows_standings_unranked_and_undo_takes_it_back(
+    game, banker
+):
+    game.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
+    game.ok({"type": "buy"})
+    assert "Yes: stop the game unfinished" not in text_of(banker.page())
+    confirm = text_of(banker.page("?confirm=stop"))
+    assert "Stop the game, unfinished? Only if everyone agrees to stop early." in confirm
+    assert "no winner" in confirm and game.state()["status"] == "playing"
+    assert banker.press("Yes: stop the game unfinished", path="?confirm=stop").status_code == 303
+    state = game.state()
+    assert state["status"] == "unfinished" and state["winners"] == []
+    page = text_of(banker.page())
+    assert "Game stopped, unfinished" in page and "Stopped early: no winner" in page
+    assert "Ann 1,440 1 none Bob 1,500 0 none" in page  # seating order, not a ranking
+    assert "wins" not in page
+    undo = (
+        "Undo: Everyone agreed to stop early: the game is recorded as unfinished, with no winner."
+    )
+    assert banker.press(undo, path="/history").status_code == 303
+    assert game.state()["status"] == "playing"
+
+
+def test_the_final_round_over_shows_the_waiting_claims_and_score_now(new_game, client):
+    g = new_game(["Ann", "Bob"], options={"deadline": True})
+    banker = Banker(client, g)
+    g.ok({"type": "start", "first": "p1"})
+    g.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
+    g.ok({"type": "buy"})  # Ann: Baltic Avenue
+    g.ok({"type": "call_time"})
+    g.ok({"type": "roll", "player": "p2", "dice": [1, 2]})  # Bob on Baltic: the round is over
+    state = g.state()
+    assert state["status"] == "playing" and state["turn"]["player"] is None
+    page = text_of(banker.page())
+    assert "Final round over: waiting for rent claims" in page
+    assert "Ann may ask Bob for 4 (Baltic Avenue) Claim" in page
+    assert "First die" not in page
+    assert banker.press("Score the game now").status_code == 303
+    state = g.state()
+    assert state["status"] == "finished" and state["scores"] == {"p1": 1500, "p2": 1500}
+    assert state["winners"] == ["p1", "p2"]  # the 4 Ann did not ask for lapsed
+
+
+def test_the_banker_sees_a_trade_offer_made_on_a_phone_and_may_accept_it_for_either_side(
+    game, banker
+):
+    game.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
+    game.ok({"type": "buy"})  # Ann: Baltic Avenue
+    side = {"cash": 0, "properties": ["baltic-avenue"], "jail_cards": []}
+    offer = {"type": "propose_trade", "from": "p1", "to": "p2", "give": side,
+             "receive": {"cash": 100, "properties": [], "jail_cards": []}, "unmortgage": []}  # fmt: skip
+    game.ok(offer, token=game.tokens["p1"])  # from Ann's own phone
+    page = text_of(banker.page())
+    assert "Offer: Ann gives Baltic Avenue to Bob for 100. Waiting for Bob." in page
+    assert "Bob answers Ann’s trade offer" in page  # the heading: who must act now
+    assert "First die" not in page and "The next roll waits" in page
+    assert banker.press("Accept for Bob").status_code == 303
+    state = game.state()
+    assert state["properties"]["baltic-avenue"]["owner"] == "p2"
+    assert [p["cash"] for p in state["players"]] == [1440 + 100, 1400]
+    assert state["pending"]["trade_offers"] == []

@@ -126,7 +126,14 @@ def test_an_imported_snapshot_is_a_new_game_in_exactly_that_state_with_fresh_tok
     r = import_snapshot(client, doc)
     assert r.status_code == 201, r.get_json()
     created = r.get_json()
-    assert list(created) == ["game_id", "banker_token", "banker_url", "players", "state"]
+    assert list(created) == [
+        "game_id",
+        "banker_token",
+        "banker_url",
+        "display_url",
+        "players",
+        "state",
+    ]
     new_id = created["game_id"]
     assert new_id != played.id
     assert created["banker_url"] == (
@@ -446,7 +453,9 @@ def test_the_pause_page_shows_the_paper_record_of_the_table(played, client):
     name = f"banker-{date.today().isoformat()}-Ann-Bob.json"
     assert f'href="/games/{played.id}/snapshot.json?token={played.banker_token}"' in html
     assert f'download="{name}"' in html
-    assert "@media print" in html
+    # It prints cleanly: the print rules live in the shared stylesheet (no inline <style>).
+    with client.get("/static/site.css") as css:
+        assert "@media print" in css.get_data(as_text=True)
 
 
 def test_the_paper_record_lists_what_is_still_open_and_partners(new_game, client):

@@ -7,10 +7,50 @@ Standard library only: no Flask, no SQLite, no clock, no randomness.
     public_state(state)                                       # the contract's State shape
     replay(game_id, edition, names, options, commands)        # rebuild a state from its log
 
-Every refusal raises DomainError (422) or BadCommand (400) with a sentence for the Banker.
+Every refusal raises DomainError (422) or BadCommand (400) with a sentence for the Banker; a
+command's shape is checked first (`schema`), whatever the state.
+
+Modules, each importing only those before it (no cycle): board, errors ← state (lookups,
+money, events, gates), schema (command fields) ← holdings (building, mortgages, score), rent
+(rent and claims) ← auctions ← turn (whose turn, rolls, landing, jail) ← cards; holdings ← trades
+← debts; endgame (deadline, score_game, stop), corrections (adjust, move) ← game (new_game,
+apply, undo). permissions (who may send what) sits on game.
+
+What the pages may ask (read functions, pure, never raising):
+    undo_refusal(state), claim_refusal(state, claim_id), askable_claims(state),
+    trade_refusal(state, deal_or_offer), bankruptcy_refusal(state, pid), score(state, pid),
+    can_raise(state, pid), phase(state), phase_sentence(state), describe_deal(state, deal).
 """
 
+from .endgame import askable_claims, claims_wait, phase, phase_sentence
 from .errors import BadCommand, DomainError
-from .game import apply, new_game, public_state, replay
+from .game import OPTIONS, apply, new_game, public_state, replay, undo_refusal, upgrade
+from .holdings import bankruptcy_refusal, can_raise, score
+from .rent import claim_refusal
+from .schema import COMMANDS as COMMAND_SCHEMA
+from .schema import describe as describe_command
+from .trades import describe_deal, trade_refusal
 
-__all__ = ["BadCommand", "DomainError", "apply", "new_game", "public_state", "replay"]
+__all__ = [
+    "BadCommand",
+    "COMMAND_SCHEMA",
+    "DomainError",
+    "OPTIONS",
+    "apply",
+    "askable_claims",
+    "bankruptcy_refusal",
+    "can_raise",
+    "claim_refusal",
+    "claims_wait",
+    "describe_command",
+    "describe_deal",
+    "new_game",
+    "phase",
+    "phase_sentence",
+    "public_state",
+    "replay",
+    "score",
+    "trade_refusal",
+    "undo_refusal",
+    "upgrade",
+]

@@ -2,27 +2,15 @@
 
 from __future__ import annotations
 
-from . import holdings, turn
+from . import auctions, cards, corrections, debts, endgame, holdings, rent, schema, trades, turn
 from .board import DEED_IDS, HOTELS, HOUSES, STARTING_CASH
 from .errors import BadCommand, DomainError
 from .names import normalised_names
-from .state import (
-    active_player,
-    clone,
-    event,
-    int_field,
-    money,
-    name,
-    pay,
-    player,
-    require_playing,
-    str_field,
-    survivors,
-)
+from .state import clone, event, pay, require_playing
 
 EDITIONS = ("g0009", "classic")
 VARIATIONS = ("auction_all", "deadline", "teams")
-OPTIONS = VARIATIONS + ("hotel_shortage_ruling", "private_cash")
+OPTIONS = VARIATIONS + ("hotel_shortage_ruling", "private_cash", "players_act")
 
 
 def new_game(game_id: str, edition: str, names: list, options: dict | None = None) -> dict:
@@ -81,12 +69,14 @@ def new_game(game_id: str, edition: str, names: list, options: dict | None = Non
             "debt": None,
             "payments": [],
             "rent_claims": [],
+            "trade_offers": [],
             "final_round": False,
         },
         "winners": [],
         "scores": None,
         "_seq": 0,
         "_claims": 0,
+        "_offers": 0,
         "_undo": [],
         "_after_debt": None,
         "_turns_begun": {},
@@ -105,6 +95,7 @@ def _options(edition: str, options, n_names: int) -> dict:
             raise BadCommand(f"Option '{k}' must be true or false.", "wrong_type")
     opts = {k: bool(options.get(k, False)) for k in OPTIONS}
     opts["hotel_shortage_ruling"] = options.get("hotel_shortage_ruling", edition == "g0009")
+    opts["players_act"] = options.get("players_act", True)
     if edition == "classic":
         asked = [k for k in VARIATIONS + ("hotel_shortage_ruling",) if opts[k]]
         if asked:
@@ -124,42 +115,53 @@ COMMANDS = {
     "start": turn.cmd_start,
     "roll": turn.cmd_roll,
     "buy": turn.cmd_buy,
-    "auction": turn.cmd_auction,
-    "bid": turn.cmd_bid,
-    "close_auction": turn.cmd_close_auction,
-    "draw_card": turn.cmd_draw_card,
-    "rent_roll": turn.cmd_rent_roll,
-    "claim_rent": turn.cmd_claim_rent,
+    "auction": auctions.cmd_auction,
+    "bid": auctions.cmd_bid,
+    "close_auction": auctions.cmd_close_auction,
+    "draw_card": cards.cmd_draw_card,
+    "rent_roll": rent.cmd_rent_roll,
+    "claim_rent": rent.cmd_claim_rent,
     "pay_jail_fine": turn.cmd_pay_jail_fine,
     "use_jail_card": turn.cmd_use_jail_card,
     "build": holdings.cmd_build,
     "sell_building": holdings.cmd_sell_building,
-    "building_auction": holdings.cmd_building_auction,
+    "building_auction": auctions.cmd_building_auction,
     "mortgage": holdings.cmd_mortgage,
     "unmortgage": holdings.cmd_unmortgage,
-    "trade": holdings.cmd_trade,
-    "pay_debt": holdings.cmd_pay_debt,
-    "bankrupt": holdings.cmd_bankrupt,
-    "call_time": holdings.cmd_call_time,
+    "trade": trades.cmd_trade,
+    "propose_trade": trades.cmd_propose_trade,
+    "accept_trade": trades.cmd_accept_trade,
+    "decline_trade": trades.cmd_decline_trade,
+    "pay_debt": debts.cmd_pay_debt,
+    "bankrupt": debts.cmd_bankrupt,
+    "call_time": endgame.cmd_call_time,
+    "score_game": endgame.cmd_score_game,
+    "stop": endgame.cmd_stop,
+    "adjust": corrections.cmd_adjust,
+    "move": corrections.cmd_move,
+    "undo": None,  # takes back a whole command: see _undo
 }
+assert set(COMMANDS) == set(schema.COMMANDS)
 
 
 def apply(state: dict, command: dict) -> tuple[dict, list[dict]]:
-    """Apply one command; the new state (version + 1) and the events it produced."""
-    if not isinstance(command, dict):
-        raise BadCommand("A command is a JSON object with a 'type'.", "wrong_type")
-    kind = command.get("type")
+    """Apply one command; the new state (version + 1) and the events it produced.
+
+    Its shape is checked first (BadCommand, 400, whatever the state), then the rules.
+    """
+    state = upgrade(state)
+    c = schema.read(state, command)
+    kind = c["type"]
+    if state["status"] in ("finished", "unfinished") and kind != "undo":
+        require_playing(state)  # every further command is refused
+    refusal = endgame.waiting_refusal(state, kind)
+    if refusal:
+        raise refusal
     if kind == "undo":
         return _undo(state)
-    if kind in ("adjust", "move"):
-        handler = _adjust if kind == "adjust" else _move
-    elif isinstance(kind, str) and kind in COMMANDS:
-        handler = COMMANDS[kind]
-    else:
-        raise BadCommand(f"Unknown command type '{str(kind)[:40]}'.", "unknown_command")
     s = clone({k: v for k, v in state.items() if k != "_undo"})
     events: list[dict] = []
-    handler(s, events, command)
+    COMMANDS[kind](s, events, c)
     settle(s, events)
     before = {k: v for k, v in state.items() if k != "_undo"}
     entry = {
@@ -169,7 +171,7 @@ def apply(state: dict, command: dict) -> tuple[dict, list[dict]]:
     }
     if kind == "roll":
         s["_undo"] = [entry]
-    elif state["_undo"]:
+    elif state["_undo"] or kind == "stop":  # a stop can be taken back even before any roll
         s["_undo"] = state["_undo"] + [entry]
     else:
         s["_undo"] = []
@@ -189,51 +191,18 @@ def settle(s: dict, events: list) -> None:
             turn.leave_jail_and_move(s, events, after["player"], after["steps"])
         elif not pending["auction"] and pending["auction_queue"]:
             prop = pending["auction_queue"].pop(0)
-            turn.open_auction(s, events, prop, "Returned by a bankrupt player")
+            auctions.open_auction(s, events, prop, "Returned by a bankrupt player")
         else:
             break
-    if s["status"] == "playing":
-        alive = survivors(s)
-        if len(alive) == 1:
-            _finish_with_winner(s, events, alive[0])
-        elif pending["final_round"] and _round_over(s):
-            holdings.finish_by_score(s, events)
+    endgame.check_the_end(s, events)
     if pending["debt"]:
         pending["debt"]["can_raise"] = holdings.can_raise(s, pending["debt"]["debtor"])
 
 
-def _round_over(s: dict) -> bool:
-    t, p = s["turn"], s["pending"]
-    busy = (
-        p["offer"]
-        or p["auction"]
-        or p["auction_queue"]
-        or p["card"]
-        or p["dice"]
-        or p["debt"]
-        or p["payments"]
-    )
-    return t["player"] == t["first"] and t["doubles"] == 0 and not busy
-
-
-def _finish_with_winner(s: dict, events: list, winner: dict) -> None:
-    s["status"] = "finished"
-    s["winners"] = [winner["id"]]
-    s["turn"]["player"] = None
-    for key in ("offer", "auction", "card", "dice", "debt"):
-        s["pending"][key] = None
-    s["pending"].update(auction_queue=[], payments=[], rent_claims=[], final_round=False)
-    event(
-        s,
-        events,
-        "finished",
-        f"{winner['name']} is the last player standing and wins.",
-        winners=[winner["id"]],
-    )
-
-
 def undo_refusal(state: dict) -> DomainError | None:
-    """Why `undo` is refused now (game over, or nothing since the latest roll), or None."""
+    """Why `undo` is refused now (game over, or nothing since the latest roll), or None.
+
+    A stopped game (`unfinished`) can always be taken back: the stop is the latest command."""
     if state["status"] == "finished":
         try:
             require_playing(state)
@@ -252,8 +221,9 @@ def _undo(state: dict) -> tuple[dict, list[dict]]:
         raise refusal
     stack = state["_undo"]
     entry = stack[-1]
-    s = dict(entry["state"])
-    s["_seq"], s["_claims"] = state["_seq"], state["_claims"]  # ids are never reused
+    s = upgrade(dict(entry["state"]))
+    for key in COUNTERS:  # ids are never reused
+        s[key] = state[key]
     s["_undo"] = stack[:-1]
     s["version"] = state["version"] + 1
     events: list[dict] = []
@@ -261,64 +231,26 @@ def _undo(state: dict) -> tuple[dict, list[dict]]:
     return s, events
 
 
-def _adjust(s: dict, events: list, c: dict) -> None:
-    require_playing(s)
-    p = active_player(s, c)
-    amount = int_field(c, "amount", -1_000_000, 1_000_000)
-    reason = (str_field(c, "reason") or "").strip()
-    if not reason:
-        raise BadCommand("Give a reason for the correction.", "missing_field")
-    if amount == 0:
-        raise BadCommand("A correction of 0 changes nothing.", "out_of_range")
-    if p["cash"] + amount < 0:
-        raise DomainError(
-            f"{p['name']} has {money(p['cash'])}: a correction cannot make cash negative.",
-            "negative_cash",
-        )
-    p["cash"] += amount
-    verb = (
-        f"gave {p['name']} {money(amount)}"
-        if amount > 0
-        else f"took {money(-amount)} from {p['name']}"
-    )
-    event(
-        s,
-        events,
-        "adjusted",
-        f"The Banker {verb} to correct a mistake: {reason}.",
-        player=p["id"],
-        amount=amount,
-        reason=reason,
-    )
+COUNTERS = ("_seq", "_claims", "_offers")
 
 
-def _move(s: dict, events: list, c: dict) -> None:
-    from .board import SPACES
-
-    require_playing(s)
-    p = active_player(s, c)
-    position = int_field(c, "position", 0, 39)
-    reason = (str_field(c, "reason", required=False) or "").strip()
-    if p["in_jail"]:
-        raise DomainError(
-            f"{p['name']} is in Jail: leave Jail by the rules, not by moving the token.", "in_jail"
-        )
-    p["position"] = position
-    why = f": {reason}" if reason else ""
-    event(
-        s,
-        events,
-        "token_moved",
-        f"The Banker put {p['name']}'s token on "
-        f"{SPACES[position].name} (no GO money, nothing resolved){why}.",
-        player=p["id"],
-        position=position,
-    )
+def upgrade(state: dict) -> dict:
+    """A state saved before trade offers and players_act (2026-12-01) with their defaults
+    added; any other state as it is. Games kept in a database or a snapshot stay playable."""
+    if "trade_offers" in state["pending"] and "_offers" in state:
+        return state
+    s = dict(state)
+    s["pending"] = {**state["pending"], "trade_offers": state["pending"].get("trade_offers", [])}
+    s["options"] = {"players_act": True, **state["options"]}
+    s.setdefault("_offers", 0)
+    if "_undo" in s:
+        s["_undo"] = [{**e, "state": upgrade(e["state"])} for e in s["_undo"]]
+    return s
 
 
 def public_state(state: dict) -> dict:
     """The contract's State: everything but the core's own bookkeeping."""
-    return {k: v for k, v in state.items() if not k.startswith("_")}
+    return {k: v for k, v in upgrade(state).items() if not k.startswith("_")}
 
 
 def replay(
@@ -331,4 +263,4 @@ def replay(
     return s
 
 
-__all__ = ["apply", "new_game", "public_state", "replay", "name", "player"]
+__all__ = ["apply", "new_game", "public_state", "replay", "undo_refusal", "upgrade"]

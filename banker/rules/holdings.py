@@ -1,27 +1,21 @@
-"""What players hold: building, selling, mortgages, trades, debt, bankruptcy, the deadline score."""
+"""What players hold: building, selling, mortgages, taking over mortgaged deeds, the score,
+what could still be raised, and whether bankruptcy is allowed."""
 
 from __future__ import annotations
 
-from .board import DECKS, DEED_IDS, DEEDS, GROUPS
-from .errors import BadCommand, DomainError
+from .board import DEED_IDS, DEEDS, GROUPS
+from .errors import DomainError
 from .state import (
-    MAX_AMOUNT,
-    active_player,
     clone,
-    deck_name,
     deed_name,
     event,
-    field,
-    int_field,
     money,
     name,
     pay,
     player,
-    property_field,
     require_no_debt,
     require_playing,
 )
-from .turn import end_turn, open_auction
 
 # --- reading the board --------------------------------------------------------------------
 
@@ -149,7 +143,7 @@ def place(s: dict, prop: str, kind: str) -> None:
 
 def _street_command(s: dict, c: dict) -> str:
     require_playing(s)
-    return property_field(c)
+    return c["property"]
 
 
 def cmd_build(s: dict, events: list, c: dict) -> None:
@@ -177,67 +171,6 @@ def cmd_build(s: dict, events: list, c: dict) -> None:
         "built",
         f"{name(s, st['owner'])} built a {kind} on {d.name} for {money(cost)}{extra}.",
         player=st["owner"],
-        property=prop,
-        kind=kind,
-    )
-
-
-def cmd_building_auction(s: dict, events: list, c: dict) -> None:
-    require_playing(s)
-    kind = field(c, "kind")
-    if kind not in ("house", "hotel"):
-        raise BadCommand('\'kind\' must be "house" or "hotel".', "wrong_value")
-    require_no_debt(s)
-    if s["pending"]["auction"]:
-        raise DomainError("Another auction is open: close it first.", "auction_pending")
-    if s["bank"][kind + "s"] == 0:
-        raise DomainError(f"The Bank has no {kind}s left to auction.", "no_supply")
-    open_auction(s, events, kind, f"Several players want the Bank's last {kind}s")
-
-
-def place_auctioned_building(
-    s: dict, events: list, winner: str, kind: str, bid: int, c: dict
-) -> None:
-    if not any(
-        st["owner"] == winner and build_refusal(s, prop, cost=bid, kind=kind) is None
-        for prop, st in s["properties"].items()
-    ):
-        # "Only an otherwise legal building purchase can be completed": since the bid, the
-        # supply, the winner's streets or cash have changed, and no street can take it now.
-        event(
-            s,
-            events,
-            "auction_closed",
-            f"{name(s, winner)} can no longer legally place the "
-            f"{kind} or pay {money(bid)} for it: no sale, the {kind} stays in the Bank.",
-            player=winner,
-            kind=kind,
-        )
-        return
-    if "property" not in c:
-        raise BadCommand(
-            f"Name the street where {name(s, winner)} places the {kind} ('property').",
-            "missing_field",
-        )
-    prop = property_field(c)
-    if s["properties"][prop]["owner"] != winner:
-        raise DomainError(
-            f"{deed_name(prop)} is not {name(s, winner)}'s: the {kind} must go on "
-            "one of the winner's streets.",
-            "cannot_build",
-        )
-    why = build_refusal(s, prop, cost=bid, kind=kind)
-    if why:
-        raise DomainError(why, "cannot_build")
-    player(s, winner)["cash"] -= bid
-    place(s, prop, kind)
-    event(
-        s,
-        events,
-        "built",
-        f"{name(s, winner)} won the {kind} at auction for {money(bid)} "
-        f"and placed it on {deed_name(prop)}.",
-        player=winner,
         property=prop,
         kind=kind,
     )
@@ -444,151 +377,6 @@ def take_over_mortgages(
         )
 
 
-def _id_list(c: dict, key: str, where: str, check) -> list:
-    v = c.get(key, [])
-    if not isinstance(v, list):
-        raise BadCommand(f"'{where}' must be a list.", "wrong_type")
-    out = [check(x) for x in v]
-    if len(set(out)) != len(out):
-        raise BadCommand(f"'{where}' names the same item twice.", "wrong_value")
-    return out
-
-
-def _trade_side(c: dict, key: str) -> dict:
-    side = c.get(key, {})
-    if not isinstance(side, dict):
-        raise BadCommand(
-            f"'{key}' must be an object with cash, properties and jail_cards.", "wrong_type"
-        )
-    unknown = set(side) - {"cash", "properties", "jail_cards"}
-    if unknown:
-        raise BadCommand(
-            f"'{key}' has an unknown field '{sorted(unknown)[0][:40]}'.", "unknown_field"
-        )
-    cash = int_field(side, "cash", 0, MAX_AMOUNT, value=side.get("cash", 0))
-    props = _id_list(
-        side,
-        "properties",
-        f"{key}.properties",
-        lambda x: property_field({}, f"{key}.properties", value=x),
-    )
-
-    def deck(x):
-        if x not in DECKS:
-            raise BadCommand(
-                f'\'{key}.jail_cards\' holds decks: "chance" or "community_chest".', "unknown_deck"
-            )
-        return x
-
-    cards = _id_list(side, "jail_cards", f"{key}.jail_cards", deck)
-    return {"cash": cash, "properties": props, "jail_cards": cards}
-
-
-def _describe(side: dict) -> str:
-    parts = [deed_name(p) for p in side["properties"]]
-    parts += [f"the {deck_name(d)} Get Out of Jail Free card" for d in side["jail_cards"]]
-    if side["cash"]:
-        parts.append(money(side["cash"]))
-    if not parts:
-        return "nothing"
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-
-
-def cmd_trade(s: dict, events: list, c: dict) -> None:
-    require_playing(s)
-    a = active_player(s, c, "from")
-    b = active_player(s, c, "to")
-    give, get = _trade_side(c, "give"), _trade_side(c, "receive")
-    lifted = set(
-        _id_list(c, "unmortgage", "unmortgage", lambda x: property_field({}, "unmortgage", value=x))
-    )
-    if a["id"] == b["id"]:
-        raise DomainError("A player cannot trade with themselves.", "same_player")
-    if give == get == {"cash": 0, "properties": [], "jail_cards": []}:
-        raise DomainError("The trade exchanges nothing.", "empty_trade")
-    if not (give["properties"] or give["jail_cards"] or get["properties"] or get["jail_cards"]):
-        raise DomainError(
-            "A trade must hand over a deed or a Get Out of Jail Free card: cash "
-            "alone would be a loan or a gift, which the rules do not allow.",
-            "cash_only_trade",
-        )
-    for giver, side in ((a, give), (b, get)):
-        for prop in side["properties"]:
-            if s["properties"][prop]["owner"] != giver["id"]:
-                raise DomainError(f"{giver['name']} does not own {deed_name(prop)}.", "not_owner")
-            if set_has_buildings(s, prop):
-                raise DomainError(
-                    f"Sell every building on the {color(DEEDS[prop].group)} streets "
-                    f"before trading {deed_name(prop)}.",
-                    "buildings_in_set",
-                )
-        for deck in side["jail_cards"]:
-            if deck not in giver["jail_cards"]:
-                raise DomainError(
-                    f"{giver['name']} holds no {deck_name(deck)} Get Out of Jail Free card.",
-                    "no_jail_card",
-                )
-        if giver["cash"] < side["cash"]:
-            raise DomainError(
-                f"{giver['name']} has only {money(giver['cash'])} in cash.", "insufficient_cash"
-            )
-    traded = set(give["properties"]) | set(get["properties"])
-    for prop in lifted:
-        if prop not in traded or not s["properties"][prop]["mortgaged"]:
-            raise DomainError(
-                f"Only mortgaged deeds changing hands in this trade can be lifted; "
-                f"{deed_name(prop)} is not one.",
-                "wrong_unmortgage",
-            )
-    for receiver, side, cash_after in (
-        (b, give, b["cash"] + give["cash"] - get["cash"]),
-        (a, get, a["cash"] + get["cash"] - give["cash"]),
-    ):
-        lifting, fees = receiving_cost(s, side["properties"], lifted)
-        if lifting + fees > cash_after:
-            raise DomainError(
-                f"{receiver['name']} would have {money(cash_after)} after the trade "
-                f"but needs {money(lifting + fees)} for the received mortgages.",
-                "insufficient_cash",
-            )
-    a["cash"] += get["cash"] - give["cash"]
-    b["cash"] += give["cash"] - get["cash"]
-    for giver, receiver, side in ((a, b, give), (b, a, get)):
-        for prop in side["properties"]:
-            s["properties"][prop]["owner"] = receiver["id"]
-        for deck in side["jail_cards"]:
-            giver["jail_cards"].remove(deck)
-            receiver["jail_cards"].append(deck)
-    event(
-        s,
-        events,
-        "traded",
-        f"{a['name']} traded {_describe(give)} to {b['name']} for {_describe(get)}.",
-        **{"from": a["id"], "to": b["id"]},
-    )
-    take_over_mortgages(s, events, b["id"], give["properties"], lifted)
-    take_over_mortgages(s, events, a["id"], get["properties"], lifted)
-
-
-# --- debt and bankruptcy ------------------------------------------------------------------
-
-
-def cmd_pay_debt(s: dict, events: list, c: dict) -> None:
-    require_playing(s)
-    d = s["pending"]["debt"]
-    if not d:
-        raise DomainError("Nobody owes a debt right now.", "no_debt")
-    p = player(s, d["debtor"])
-    if p["cash"] < d["amount"]:
-        raise DomainError(
-            f"{p['name']} has {money(p['cash'])} of the {money(d['amount'])} owed: "
-            "raise more by selling buildings, mortgaging or trading.",
-            "insufficient_cash",
-        )
-    s["pending"]["debt"] = None
-    pay(s, events, d["debtor"], d["creditor"], d["amount"], d["reason"], "debt settled")
-
-
 def bankruptcy_refusal(s: dict, pid: str) -> DomainError | None:
     """Why pid may not declare bankruptcy now (no debt of theirs, or enough to raise), or None."""
     p, d = player(s, pid), s["pending"]["debt"]
@@ -602,154 +390,3 @@ def bankruptcy_refusal(s: dict, pid: str) -> DomainError | None:
             "can_still_pay",
         )
     return None
-
-
-def cmd_bankrupt(s: dict, events: list, c: dict) -> None:
-    require_playing(s)
-    p = active_player(s, c)
-    lifted = set(
-        _id_list(c, "unmortgage", "unmortgage", lambda x: property_field({}, "unmortgage", value=x))
-    )
-    refusal = bankruptcy_refusal(s, p["id"])
-    if refusal:
-        raise refusal
-    d = s["pending"]["debt"]
-    pid, creditor = p["id"], d["creditor"]
-    deeds = [prop for prop in DEED_IDS if s["properties"][prop]["owner"] == pid]
-    for prop in lifted:
-        if prop not in deeds:
-            raise DomainError(
-                f"{deed_name(prop)} is not among {p['name']}'s deeds.", "wrong_unmortgage"
-            )
-    if lifted and creditor is None:
-        raise DomainError(
-            "Deeds returned to the Bank come back unmortgaged anyway.", "wrong_unmortgage"
-        )
-    # The core sells every building and mortgages every deed; the proceeds pass on.
-    for prop in deeds:
-        st = s["properties"][prop]
-        p["cash"] += building_value(prop, st)
-        if st["hotel"]:
-            s["bank"]["hotels"] += 1
-        s["bank"]["houses"] += st["houses"]
-        st["houses"], st["hotel"] = 0, False
-        if not st["mortgaged"]:
-            st["mortgaged"] = True
-            p["cash"] += DEEDS[prop].mortgage_value
-    if creditor is not None:
-        c_player = player(s, creditor)
-        lifting, fees = receiving_cost(s, deeds, lifted)
-        if lifting > c_player["cash"] + p["cash"]:
-            raise DomainError(
-                f"{c_player['name']} cannot afford {money(lifting)} to lift those mortgages now.",
-                "insufficient_cash",
-            )
-    s["pending"]["debt"] = None
-    s["_after_debt"] = None
-    cash, cards = p["cash"], list(p["jail_cards"])
-    p["cash"], p["jail_cards"] = 0, []
-    if creditor is None:
-        what = f"{money(cash)} in cash goes to the Bank" if cash else "nothing in cash"
-        for prop in deeds:
-            s["properties"][prop].update(owner=None, mortgaged=False)
-        event(
-            s,
-            events,
-            "bankrupt",
-            f"{p['name']} is bankrupt to the Bank and out of the game: "
-            f"{what}; the deeds return unmortgaged and are auctioned; jail cards go back to "
-            "their decks.",
-            player=pid,
-        )
-        s["pending"]["auction_queue"] = s["pending"]["auction_queue"] + deeds
-    else:
-        c_player["cash"] += cash
-        c_player["jail_cards"] += cards
-        for prop in deeds:
-            s["properties"][prop]["owner"] = creditor
-        event(
-            s,
-            events,
-            "bankrupt",
-            f"{p['name']} is bankrupt and out of the game: "
-            f"{c_player['name']} receives {money(cash)}"
-            f"{', ' + names_of(deeds) + ' (mortgaged)' if deeds else ''}"
-            f"{' and the Get Out of Jail Free cards' if cards else ''}.",
-            player=pid,
-            creditor=creditor,
-        )
-    eliminate(s, events, pid)
-    if creditor is not None:
-        take_over_mortgages(s, events, creditor, deeds, lifted)
-
-
-def eliminate(s: dict, events: list, pid: str) -> None:
-    from .state import next_player
-
-    p = player(s, pid)
-    p.update(eliminated=True, in_jail=False, jail_attempts=0)
-    pending = s["pending"]
-    pending["rent_claims"] = [
-        cl for cl in pending["rent_claims"] if pid not in (cl["owner"], cl["payer"])
-    ]
-    pending["payments"] = [x for x in pending["payments"] if pid not in (x["from"], x["to"])]
-    for key in ("offer", "card", "dice"):
-        if pending[key] and pending[key]["player"] == pid:
-            pending[key] = None
-    a = pending["auction"]
-    if a and a["high_bidder"] == pid:
-        a["high_bid"], a["high_bidder"] = 0, None
-    if s["turn"]["first"] == pid:
-        s["turn"]["first"] = next_player(s, pid)
-    end_turn(s, pid)
-
-
-# --- the agreed deadline ------------------------------------------------------------------
-
-
-def cmd_call_time(s: dict, events: list, c: dict) -> None:
-    require_playing(s)
-    if not s["options"]["deadline"]:
-        raise DomainError(
-            "This game was not set up with the agreed-deadline variation.", "no_deadline"
-        )
-    if s["pending"]["final_round"]:
-        raise DomainError("Time has already been called.", "already_called")
-    s["pending"]["final_round"] = True
-    event(
-        s,
-        events,
-        "time_called",
-        "Time is called: play goes on until the round is over (every player has had the same "
-        "number of turns), then the game is scored.",
-    )
-
-
-def finish_by_score(s: dict, events: list) -> None:
-    scores = {p["id"]: score(s, p["id"]) for p in s["players"] if not p["eliminated"]}
-    top = max(scores.values())
-    s["scores"] = scores
-    s["winners"] = [pid for pid, v in scores.items() if v == top]
-    s["status"] = "finished"
-    for cl in s["pending"]["rent_claims"]:
-        event(
-            s,
-            events,
-            "rent_lapsed",
-            f"The {money(cl['amount'])} rent on "
-            f"{deed_name(cl['property'])} lapses: the game is over.",
-            claim=cl["id"],
-        )
-    s["pending"]["rent_claims"] = []
-    s["pending"]["final_round"] = False
-    s["turn"]["player"] = None
-    listing = "; ".join(f"{name(s, pid)} {money(v)}" for pid, v in scores.items())
-    winners = " and ".join(name(s, w) for w in s["winners"])
-    event(
-        s,
-        events,
-        "finished",
-        f"The round is over and the game is scored: {listing}. "
-        f"{winners} {'wins' if len(s['winners']) == 1 else 'share the win'}.",
-        winners=s["winners"],
-    )

@@ -1,4 +1,4 @@
-"""Shared helpers of the core: reading commands, looking up players, money, events.
+"""Shared helpers of the core: looking up players, money, events, the state's gates.
 
 The state is a plain JSON-serializable dict (see API.md "State"); keys starting with "_"
 are the core's own bookkeeping and never shown to clients.
@@ -6,10 +6,8 @@ are the core's own bookkeeping and never shown to clients.
 
 from __future__ import annotations
 
-from .board import DECK_NAMES, DECKS, DEEDS, SPACES
+from .board import DECK_NAMES, DEEDS, SPACES
 from .errors import BadCommand, DomainError
-
-MAX_AMOUNT = 1_000_000
 
 
 def clone(x):
@@ -19,70 +17,6 @@ def clone(x):
     if isinstance(x, list):
         return [clone(v) for v in x]
     return x
-
-
-# --- reading command fields -------------------------------------------------------------
-
-
-def field(c: dict, name: str):
-    if name not in c:
-        raise BadCommand(f"The command needs the field '{name}'.", "missing_field")
-    return c[name]
-
-
-def int_field(c: dict, name: str, lo: int, hi: int, value=None) -> int:
-    v = field(c, name) if value is None else value
-    if not isinstance(v, int) or isinstance(v, bool):
-        raise BadCommand(f"'{name}' must be a whole number.", "wrong_type")
-    if not lo <= v <= hi:
-        raise BadCommand(f"'{name}' must be between {lo} and {hi}.", "out_of_range")
-    return v
-
-
-def str_field(c: dict, name: str, required: bool = True, max_len: int = 200) -> str | None:
-    if name not in c and not required:
-        return None
-    v = field(c, name)
-    if not isinstance(v, str):
-        raise BadCommand(f"'{name}' must be a string.", "wrong_type")
-    if len(v) > max_len:
-        raise BadCommand(f"'{name}' is longer than {max_len} characters.", "out_of_range")
-    return v
-
-
-def player_field(s: dict, c: dict, name: str = "player") -> dict:
-    pid = field(c, name)
-    if not isinstance(pid, str):
-        raise BadCommand(f"'{name}' must be a player id such as \"p1\".", "wrong_type")
-    return player(s, pid, name)
-
-
-def property_field(c: dict, name: str = "property", value=None) -> str:
-    pid = field(c, name) if value is None else value
-    if not isinstance(pid, str):
-        raise BadCommand(f"'{name}' must be a property id such as \"boardwalk\".", "wrong_type")
-    if pid not in DEEDS:
-        raise BadCommand(f"There is no property '{pid[:40]}'.", "unknown_property")
-    return pid
-
-
-def deck_field(c: dict, name: str = "deck", value=None) -> str:
-    d = field(c, name) if value is None else value
-    if d not in DECKS:
-        raise BadCommand(f'\'{name}\' must be "chance" or "community_chest".', "unknown_deck")
-    return d
-
-
-def dice_field(c: dict) -> tuple[int, int]:
-    dice = field(c, "dice")
-    if not isinstance(dice, list) or len(dice) != 2:
-        raise BadCommand("'dice' must be a list of two dice, such as [3, 4].", "wrong_type")
-    for d in dice:
-        if not isinstance(d, int) or isinstance(d, bool):
-            raise BadCommand("Each die must be a whole number from 1 to 6.", "wrong_type")
-        if not 1 <= d <= 6:
-            raise BadCommand("Each die shows a number from 1 to 6.", "out_of_range")
-    return dice[0], dice[1]
 
 
 # --- players ------------------------------------------------------------------------------
@@ -100,7 +34,7 @@ def name(s: dict, pid: str | None) -> str:
 
 
 def active_player(s: dict, c: dict, name_: str = "player") -> dict:
-    p = player_field(s, c, name_)
+    p = player(s, c[name_])
     if p["eliminated"]:
         raise DomainError(f"{p['name']} is out of the game.", "player_eliminated")
     return p
@@ -220,6 +154,12 @@ def require_playing(s: dict) -> None:
         )
     if s["status"] == "finished":
         raise DomainError("The game is over; nothing more can be recorded.", "game_finished")
+    if s["status"] == "unfinished":
+        raise DomainError(
+            "The game was stopped early (unfinished); nothing more can be recorded. Undo takes "
+            "the stop back.",
+            "game_stopped",
+        )
 
 
 def require_no_debt(s: dict) -> None:

@@ -1,40 +1,33 @@
-"""The turn at the table: rolls, movement, GO, landing, offers, auctions, claims, cards, jail."""
+"""The turn at the table: whose turn, rolls, movement, GO, landing, offers, jail."""
 
 from __future__ import annotations
 
+from .auctions import open_auction
 from .board import (
-    CARDS,
     DEEDS,
     GO_SALARY,
     GO_TO_JAIL,
     JAIL,
-    JAIL_CARD,
     JAIL_FINE,
-    RAILROADS,
     SPACES,
-    UTILITIES,
     space_name,
 )
-from .errors import BadCommand, DomainError
+from .errors import DomainError
+from .rent import lapse_claims, open_claim, owned_in_group, owns_set, rent, utility_multiplier
+
+__all__ = ["owned_in_group", "owns_set", "rent", "utility_multiplier"]  # read by the pages too
 from .state import (
-    MAX_AMOUNT,
     active_player,
-    deck_field,
     deck_name,
     deed_name,
-    dice_field,
     event,
-    field,
-    int_field,
     money,
     name,
-    others_from_left,
+    next_player,
     pay,
     player,
-    receive,
     require_no_debt,
     require_playing,
-    str_field,
 )
 
 # --- whose turn ---------------------------------------------------------------------------
@@ -52,67 +45,8 @@ def begin_turn(s: dict, pid: str) -> None:
 
 def end_turn(s: dict, pid: str) -> None:
     """pid's turn is over: the dice pass left (only if it still is pid's turn)."""
-    from .state import next_player
-
     if s["turn"]["player"] == pid:
         begin_turn(s, next_player(s, pid))
-
-
-# --- rent ---------------------------------------------------------------------------------
-
-
-def owned_in_group(s: dict, owner: str, group) -> int:
-    return sum(1 for d in group if s["properties"][d]["owner"] == owner)
-
-
-def owns_set(s: dict, owner: str, prop: str) -> bool:
-    from .board import GROUPS
-
-    group = GROUPS[DEEDS[prop].group]
-    return owned_in_group(s, owner, group) == len(group)
-
-
-def rent(s: dict, prop: str, dice_total: int | None = None) -> int:
-    """The rent the deed's owner may ask now (0 when unowned or mortgaged)."""
-    st, deed = s["properties"][prop], DEEDS[prop]
-    owner = st["owner"]
-    if owner is None or st["mortgaged"]:
-        return 0
-    if deed.kind == "street":
-        if st["hotel"]:
-            return deed.rents[6]
-        if st["houses"]:
-            return deed.rents[1 + st["houses"]]
-        return deed.rents[1] if owns_set(s, owner, prop) else deed.rents[0]
-    if deed.kind == "railroad":
-        return deed.rents[owned_in_group(s, owner, RAILROADS) - 1]
-    multiplier = deed.rents[owned_in_group(s, owner, UTILITIES) - 1]
-    return multiplier * (dice_total or 0)
-
-
-def utility_multiplier(s: dict, prop: str) -> int:
-    owner = s["properties"][prop]["owner"]
-    return DEEDS[prop].rents[owned_in_group(s, owner, UTILITIES) - 1]
-
-
-def open_claim(s: dict, events: list, owner: str, payer: str, prop: str, amount: int) -> None:
-    s["_claims"] += 1
-    claim = {
-        "id": f"c{s['_claims']}",
-        "owner": owner,
-        "payer": payer,
-        "property": prop,
-        "amount": amount,
-    }
-    s["pending"]["rent_claims"].append(claim)
-    event(
-        s,
-        events,
-        "rent_claim_opened",
-        f"{name(s, owner)} may ask {name(s, payer)} for {money(amount)} rent on "
-        f"{deed_name(prop)} before the next player rolls.",
-        claim=claim["id"],
-    )
 
 
 # --- movement and landing -----------------------------------------------------------------
@@ -223,8 +157,6 @@ def move_and_land(s: dict, events: list, pid: str, steps: int) -> None:
 
 # --- commands -----------------------------------------------------------------------------
 
-BLOCKING = ("offer", "auction", "card", "dice", "debt")
-
 
 def require_nothing_pending(s: dict, what: str) -> None:
     pending = s["pending"]
@@ -249,6 +181,13 @@ def require_nothing_pending(s: dict, what: str) -> None:
             f"{name(s, pending['dice']['player'])} must roll for the utility rent before {what}.",
             "rent_roll_pending",
         )
+    if pending["trade_offers"]:
+        o = pending["trade_offers"][0]
+        raise DomainError(
+            f"Let an auction or trade finish before {what}: {name(s, o['from'])}'s trade offer "
+            f"to {name(s, o['to'])} is open (accept or decline it).",
+            "trade_offer_pending",
+        )
 
 
 def cmd_start(s: dict, events: list, c: dict) -> None:
@@ -263,7 +202,7 @@ def cmd_start(s: dict, events: list, c: dict) -> None:
 
 def cmd_roll(s: dict, events: list, c: dict) -> None:
     p = active_player(s, c)
-    d1, d2 = dice_field(c)
+    d1, d2 = c["dice"]
     require_playing(s)
     pid, t = p["id"], s["turn"]
     if t["player"] != pid:
@@ -339,23 +278,6 @@ def leave_jail_and_move(s: dict, events: list, pid: str, steps: int) -> None:
     move_and_land(s, events, pid, steps)
 
 
-def lapse_claims(s: dict, events: list, roller: str) -> None:
-    keep = []
-    for cl in s["pending"]["rent_claims"]:
-        if cl["payer"] == roller:
-            keep.append(cl)
-        else:
-            event(
-                s,
-                events,
-                "rent_lapsed",
-                f"{name(s, cl['owner'])} did not ask in time: the {money(cl['amount'])} rent "
-                f"on {deed_name(cl['property'])} is no longer owed.",
-                claim=cl["id"],
-            )
-    s["pending"]["rent_claims"] = keep
-
-
 def cmd_buy(s: dict, events: list, c: dict) -> None:
     require_playing(s)
     require_no_debt(s)
@@ -386,152 +308,6 @@ def cmd_buy(s: dict, events: list, c: dict) -> None:
         player=p["id"],
         property=offer["property"],
     )
-
-
-def open_auction(s: dict, events: list, item: str, why: str) -> None:
-    s["pending"]["auction"] = {"item": item, "high_bid": 0, "high_bidder": None}
-    what = deed_name(item) if item in DEEDS else f"one {item}"
-    event(
-        s,
-        events,
-        "auction_opened",
-        f"{why}: the Banker auctions {what}; bids open at 10.",
-        item=item,
-    )
-
-
-def cmd_auction(s: dict, events: list, c: dict) -> None:
-    require_playing(s)
-    require_no_debt(s)
-    offer = s["pending"]["offer"]
-    if not offer:
-        raise DomainError("No property is on offer to decline.", "no_offer")
-    s["pending"]["offer"] = None
-    open_auction(s, events, offer["property"], f"{name(s, offer['player'])} declined to buy")
-
-
-def cmd_bid(s: dict, events: list, c: dict) -> None:
-    from .holdings import building_refusal_anywhere
-
-    p = active_player(s, c)
-    amount = int_field(c, "amount", 1, MAX_AMOUNT)
-    require_playing(s)
-    require_no_debt(s)
-    a = s["pending"]["auction"]
-    if not a:
-        raise DomainError("No auction is open.", "no_auction")
-    if a["high_bidder"] is None and amount < 10:
-        raise DomainError("Bids open at 10.", "bid_too_low")
-    if amount <= a["high_bid"]:
-        raise DomainError(
-            f"The high bid is {money(a['high_bid'])}: a bid must raise it by at least 1.",
-            "bid_too_low",
-        )
-    if amount > p["cash"]:
-        raise DomainError(
-            f"{p['name']} has only {money(p['cash'])} in cash and cannot bid {money(amount)}.",
-            "insufficient_cash",
-        )
-    if a["item"] in ("house", "hotel"):
-        why = building_refusal_anywhere(s, p["id"], a["item"])
-        if why:
-            raise DomainError(why, "cannot_place_building")
-    a["high_bid"], a["high_bidder"] = amount, p["id"]
-    event(s, events, "bid", f"{p['name']} bid {money(amount)}.", player=p["id"], amount=amount)
-
-
-def cmd_close_auction(s: dict, events: list, c: dict) -> None:
-    from .holdings import place_auctioned_building
-
-    require_playing(s)
-    require_no_debt(s)
-    a = s["pending"]["auction"]
-    if not a:
-        raise DomainError("No auction is open.", "no_auction")
-    item, winner, bid = a["item"], a["high_bidder"], a["high_bid"]
-    if item in ("house", "hotel"):
-        if winner is None:
-            s["pending"]["auction"] = None
-            event(s, events, "auction_closed", f"Nobody bid: the {item} stays in the Bank.")
-            return
-        place_auctioned_building(s, events, winner, item, bid, c)
-        s["pending"]["auction"] = None
-        return
-    s["pending"]["auction"] = None
-    if winner is None:
-        event(
-            s,
-            events,
-            "auction_closed",
-            f"Nobody bid: {deed_name(item)} stays with the Bank.",
-            property=item,
-        )
-        return
-    s["properties"][item]["owner"] = winner
-    event(
-        s,
-        events,
-        "auction_won",
-        f"{name(s, winner)} won {deed_name(item)} at auction for {money(bid)}.",
-        player=winner,
-        property=item,
-        amount=bid,
-    )
-    pay(s, events, winner, None, bid, "auction", f"auction of {deed_name(item)}")
-
-
-def cmd_claim_rent(s: dict, events: list, c: dict) -> None:
-    cid = str_field(c, "claim", max_len=40)
-    require_playing(s)
-    require_no_debt(s)
-    claims = s["pending"]["rent_claims"]
-    for cl in claims:
-        if cl["id"] == cid:
-            break
-    else:
-        raise DomainError(
-            "That rent claim is not open: it was paid or it lapsed when the next player rolled.",
-            "no_such_claim",
-        )
-    claims.remove(cl)
-    event(
-        s,
-        events,
-        "rent_asked",
-        f"{name(s, cl['owner'])} asked {name(s, cl['payer'])} for "
-        f"{money(cl['amount'])} rent on {deed_name(cl['property'])}.",
-        claim=cid,
-    )
-    pay(
-        s,
-        events,
-        cl["payer"],
-        cl["owner"],
-        cl["amount"],
-        "rent",
-        f"rent on {deed_name(cl['property'])}",
-    )
-
-
-def cmd_rent_roll(s: dict, events: list, c: dict) -> None:
-    d1, d2 = dice_field(c)
-    require_playing(s)
-    require_no_debt(s)
-    dice = s["pending"]["dice"]
-    if not dice:
-        raise DomainError("No utility rent roll is waiting.", "no_rent_roll")
-    s["pending"]["dice"] = None
-    amount = (d1 + d2) * dice["multiplier"]
-    prop = dice["property"]
-    event(
-        s,
-        events,
-        "rent_rolled",
-        f"{name(s, dice['player'])} rolled {d1} and {d2} for the "
-        f"rent on {deed_name(prop)}: {dice['multiplier']} x {d1 + d2} = {money(amount)}.",
-        dice=[d1, d2],
-    )
-    open_claim(s, events, s["properties"][prop]["owner"], dice["player"], prop, amount)
 
 
 def _jailed_turn(s: dict, c: dict) -> dict:
@@ -567,7 +343,7 @@ def cmd_pay_jail_fine(s: dict, events: list, c: dict) -> None:
 
 
 def cmd_use_jail_card(s: dict, events: list, c: dict) -> None:
-    deck = deck_field(c)  # a malformed command is refused as such, whatever the state
+    deck = c["deck"]
     p = _jailed_turn(s, c)
     if deck not in p["jail_cards"]:
         raise DomainError(
@@ -586,106 +362,8 @@ def cmd_use_jail_card(s: dict, events: list, c: dict) -> None:
     )
 
 
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
 def card_holder(s: dict, deck: str) -> dict | None:
     for p in s["players"]:
         if deck in p["jail_cards"]:
             return p
     return None
-
-
-def cmd_draw_card(s: dict, events: list, c: dict) -> None:
-    deck = deck_field(c)
-    card_id = field(c, "card")
-    if not isinstance(card_id, str) or card_id not in CARDS[deck]:
-        raise BadCommand(
-            f"There is no card '{str(card_id)[:60]}' in {deck_name(deck)}.", "unknown_card"
-        )
-    require_playing(s)
-    require_no_debt(s)
-    pending = s["pending"]["card"]
-    if not pending:
-        raise DomainError("Nobody is waiting to draw a card.", "no_card_pending")
-    if pending["deck"] != deck:
-        raise DomainError(
-            f"{name(s, pending['player'])} landed on "
-            f"{deck_name(pending['deck'])}: draw from that pile.",
-            "wrong_deck",
-        )
-    holder = card_holder(s, deck)
-    if card_id == JAIL_CARD and holder:
-        raise DomainError(
-            f"{holder['name']} holds the {deck_name(deck)} Get Out of Jail Free "
-            "card, so it cannot be in the pile.",
-            "card_held",
-        )
-    s["pending"]["card"] = None
-    pid = pending["player"]
-    card = CARDS[deck][card_id]
-    event(
-        s,
-        events,
-        "card_drawn",
-        f"{name(s, pid)} drew {deck_name(deck)}: {card.text}",
-        player=pid,
-        deck=deck,
-        card=card_id,
-    )
-    resolve_card(s, events, pid, deck, card.effect)
-
-
-def resolve_card(s: dict, events: list, pid: str, deck: str, e: dict) -> None:
-    p = player(s, pid)
-    kind = e["kind"]
-    if kind == "move_to":
-        move_forward(s, events, pid, e["target"])
-        land(s, events, pid)
-    elif kind == "move_to_nearest":
-        pos = p["position"]
-        target = min(e["candidates"], key=lambda x: (x - pos) % 40 or 40)
-        move_forward(s, events, pid, target)
-        land(s, events, pid, card=e["target_type"])
-    elif kind == "move_relative":
-        p["position"] = (p["position"] + e["spaces"]) % 40
-        land(s, events, pid)
-    elif kind == "collect":
-        receive(s, events, pid, e["amount"], "card")
-    elif kind == "pay":
-        pay(s, events, pid, None, e["amount"], "card", "card")
-    elif kind == "get_out_of_jail_free":
-        p["jail_cards"].append(deck)
-        event(
-            s,
-            events,
-            "jail_card_kept",
-            f"{p['name']} keeps the {deck_name(deck)} Get Out of "
-            "Jail Free card until it is used or traded.",
-            player=pid,
-            deck=deck,
-        )
-    elif kind == "go_to_jail":
-        send_to_jail(s, events, pid, "drew Go to Jail")
-    elif kind == "repairs":
-        houses = sum(st["houses"] for st in s["properties"].values() if st["owner"] == pid)
-        hotels = sum(1 for st in s["properties"].values() if st["owner"] == pid and st["hotel"])
-        amount = houses * e["per_house"] + hotels * e["per_hotel"]
-        if amount == 0:
-            event(s, events, "repairs", f"{p['name']} has no buildings: the repairs cost nothing.")
-        else:
-            what = f"repairs: {plural(houses, 'house')}, {plural(hotels, 'hotel')}"
-            pay(s, events, pid, None, amount, "card", what)
-    elif kind == "pay_each_player":
-        s["pending"]["payments"] = [
-            {"from": pid, "to": o, "amount": e["amount"], "reason": "card"}
-            for o in others_from_left(s, pid)
-        ]
-    elif kind == "collect_from_each_player":
-        s["pending"]["payments"] = [
-            {"from": o, "to": pid, "amount": e["amount"], "reason": "card"}
-            for o in others_from_left(s, pid)
-        ]
-    else:  # pragma: no cover - the reference data has no other kinds
-        raise AssertionError(kind)

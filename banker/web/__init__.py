@@ -4,15 +4,25 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Flask, current_app, jsonify, request
+from flask import Flask, current_app, jsonify, render_template, request, url_for
 from htmx_flask import Htmx
 from werkzeug.exceptions import HTTPException
 
-from banker.store import Store, default_database_path
+import banker
+from banker.store import DiskFull, Store, default_database_path
+from banker.web import hygiene
 
-# templates/ and static/ sit at the top of the repository, beside the package (so the
-# project is installed editable: `pip install -e .`).
-ROOT = Path(__file__).resolve().parent.parent.parent
+PACKAGE = Path(banker.__file__).resolve().parent
+# In a clone (or an editable install) templates/ and static/ sit at the top of the repository,
+# beside the package; a wheel or `pip install .` carries them inside it (see setup.py).
+ROOT = PACKAGE.parent
+
+
+def folder(name: str) -> Path:
+    """templates/ or static/: inside the installed package, else at the top of the clone."""
+    installed = PACKAGE / name
+    return installed if installed.is_dir() else ROOT / name
+
 
 # Short codes for Flask's own HTTP errors when they happen under /api/.
 _HTTP_CODES = {
@@ -29,8 +39,8 @@ def create_app(config: dict | None = None) -> Flask:
     """Build the app; `config` may set DATABASE (the SQLite file), TESTING and so on."""
     app = Flask(
         __name__,
-        template_folder=str(ROOT / "templates"),
-        static_folder=str(ROOT / "static"),
+        template_folder=str(folder("templates")),
+        static_folder=str(folder("static")),
     )
     app.config.from_mapping(
         DATABASE=str(default_database_path()),
@@ -39,6 +49,10 @@ def create_app(config: dict | None = None) -> Flask:
     if config:
         app.config.update(config)
     app.json.sort_keys = False
+    app.add_template_filter(color_class)
+    app.jinja_env.globals["banker_version"] = banker.__version__
+    app.url_defaults(_static_version)
+    app.after_request(_static_cache)
     Htmx(app)
     app.extensions["banker.store"] = Store(app.config["DATABASE"])
 
@@ -51,12 +65,109 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(display.bp)
     app.register_error_handler(HTTPException, _http_error)
     from banker.web import limits
+
+    app.register_error_handler(DiskFull, _disk_full)
+    # Browsers ask for /favicon.ico on their own (a JSON answer opened in a tab, say).
+    app.add_url_rule("/favicon.ico", "favicon", lambda: app.send_static_file("favicon.ico"))
+    app.add_url_rule("/manifest.webmanifest", "manifest", manifest)
     from banker.web.fastpoll import IdlePolls
 
     limits.install(app)
 
     app.wsgi_app = IdlePolls(app.wsgi_app, app.extensions["banker.store"])
+    public = app.config.get("PUBLIC_URL")
+    if public:
+        app.wsgi_app = hygiene.PublicURL(app.wsgi_app, public)
+    secure = bool(public) and public.startswith("https:")
+    app.wsgi_app = hygiene.Hygiene(app.wsgi_app, secure_cookies=secure)
     return app
+
+
+def _static_version(endpoint: str, values: dict) -> None:
+    """url_for("static", filename=…) adds ?v=<hash of the file>: a changed file gets a new URL,
+    so an unchanged one may be kept a year. Files named with their version need none."""
+    if endpoint != "static" or "v" in values:
+        return
+    filename = values.get("filename", "")
+    if hygiene.NAME_VERSIONED.search(filename):
+        return
+    v = hygiene.file_version(current_app.static_folder, filename)
+    if v:
+        values["v"] = v
+
+
+def _static_cache(response):
+    if request.endpoint == "favicon":
+        response.headers["Cache-Control"] = "public, max-age=86400"
+    if request.endpoint == "static" and response.status_code in (200, 304):
+        filename = (request.view_args or {}).get("filename", "")
+        response.headers["Cache-Control"] = hygiene.static_cache_control(
+            current_app.static_folder, filename, request.args.get("v")
+        )
+        response.headers.pop("Expires", None)
+    return response
+
+
+THEME = "#0b6b3a"  # the table's green (static/site.css --accent)
+
+
+def manifest():
+    """The web app manifest of the page at ?start=PATH: added to a phone's home screen, that
+    page opens full screen with banker's icon."""
+    start = request.args.get("start", "/")
+    if not start.startswith("/") or start.startswith("//") or "\\" in start:
+        start = "/"
+    root = request.script_root
+
+    def icon(name: str, size: int, purpose: str = "any") -> dict:
+        src = url_for("static", filename=name)
+        return {"src": src, "sizes": f"{size}x{size}", "type": "image/png", "purpose": purpose}
+
+    body = {
+        "name": "Banker",
+        "short_name": "Banker",
+        "description": "The digital Banker for a real game of Monopoly.",
+        "id": root + start,
+        "start_url": root + start,
+        "scope": root + "/",
+        "display": "fullscreen",
+        "display_override": ["fullscreen", "standalone"],
+        "orientation": "portrait",
+        "background_color": "#f6f5f1",
+        "theme_color": THEME,
+        "icons": [
+            icon("icon-192.png", 192),
+            icon("icon-512.png", 512),
+            icon("icon-maskable-512.png", 512, "maskable"),
+        ],
+    }
+    response = jsonify(body)
+    response.mimetype = "application/manifest+json"
+    response.headers["Cache-Control"] = "public, max-age=86400"
+    return response
+
+
+def _disk_full(e: DiskFull):
+    """Nothing was recorded: the API's 507 disk_full, or the same sentence on a page."""
+    if request.path.startswith("/api/"):
+        return error_response(e.status, e.code, e.message)
+    return render_template("error.html", status=e.status, message=e.message), e.status
+
+
+def color_class(color: str | None) -> str:
+    """The static/site.css class (c-brown, c-seat1…) that paints a view's hex color: pages carry
+    classes, never style="…", so the Content-Security-Policy can forbid inline styles."""
+    from banker.web.pages.views import GROUP_COLORS, SEAT_COLORS
+
+    if not color:
+        return ""
+    for group, hex_ in GROUP_COLORS.items():
+        if hex_.lower() == color.lower():
+            return f"c-{group}"
+    for seat, hex_ in enumerate(SEAT_COLORS, 1):
+        if hex_.lower() == color.lower():
+            return f"c-seat{seat}"
+    return "c-none"
 
 
 def get_store() -> Store:

@@ -9,10 +9,11 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from banker import snapshot
 from banker.rules import DomainError, public_state
-from banker.store import StoreError
+from banker.rules.permissions import player_refusal, view_for
+from banker.store import StoreError, key_scope
 from banker.web import error_response, get_store
 from banker.web.openapi import openapi_document
-from banker.web.player import claim_refusal, public_url_for
+from banker.web.player import public_url_for
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -24,9 +25,12 @@ _ABSENT = object()
 class ApiError(Exception):
     """A refusal decided by the API itself (bad body, missing or wrong token)."""
 
-    def __init__(self, status: int, code: str, message: str):
+    def __init__(self, status: int, code: str, message: str, replayable: bool = False):
         super().__init__(message)
         self.status, self.code, self.message = status, code, message
+        # A player's command no longer theirs to send (say, a Buy since bought) that this
+        # token sent with this Idempotency-Key before: Store.execute answers its replay.
+        self.replayable = replayable
 
 
 @bp.errorhandler(ApiError)
@@ -39,8 +43,20 @@ def _refused(e):
     return response, status
 
 
+DISPLAY_READ_ONLY = "The display's token may only read the game; it cannot send anything."
+REPLACED = (
+    "This token no longer works: the Banker made a new link for its seat ({seat}). Use the new one."
+)
+
+
 def _json_body() -> dict:
-    """The request body as a JSON object, else 400."""
+    """The request body as a JSON object: 415 unless sent as application/json, else 400."""
+    if request.mimetype != "application/json":  # parameters (charset=…) are allowed
+        raise ApiError(
+            415,
+            "unsupported_media_type",
+            "Send the body as JSON with the header Content-Type: application/json.",
+        )
 
     def no_constants(name):
         raise ValueError(f"{name} is not JSON")
@@ -54,10 +70,8 @@ def _json_body() -> dict:
     return body
 
 
-def _caller(game_id: str) -> str:
-    """Who sends this request: "banker" or a player id. 404, 401 or 403 otherwise."""
-    store = get_store()
-    store.state(game_id)  # an unknown game is 404 whatever the token
+def _token() -> str:
+    """The request's Bearer token, else 401."""
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
     token = token.strip()
     if scheme.lower() != "bearer" or not token:
@@ -66,20 +80,54 @@ def _caller(game_id: str) -> str:
             "token_missing",
             "This needs a token: send the header Authorization: Bearer <token>.",
         )
+    return token
+
+
+def _caller(game_id: str) -> str:
+    """Who sends this request: "banker", a player id or "display". 404, 401 or 403 otherwise."""
+    store = get_store()
+    store.state(game_id)  # an unknown game is 404 whatever the token
+    token = _token()
     role = store.role(game_id, token)
     if role is None:
+        seat = store.token_revoked(token)
+        if seat is not None:
+            raise ApiError(403, "token_replaced", REPLACED.format(seat=seat))
         raise ApiError(403, "token_not_allowed", "This token does not belong to this game.")
     return role
 
 
-def _links(game_id: str, banker_token: str, players: list[dict]) -> dict:
-    """banker_url and each player's join_url: absolute, on PUBLIC_URL or the request's host."""
+def _banker_only(game_id: str, what: str) -> None:
+    """403 banker_only unless the request carries the banker token."""
+    if _caller(game_id) != "banker":
+        raise ApiError(403, "banker_only", f"Only the Banker's token may {what}.")
+
+
+def _url_for_seat(game_id: str, seat: str, token: str) -> str:
+    """The link that opens a seat's page: banker_url, display_url or a player's join_url."""
+    if seat == "banker":
+        return public_url_for("pages.game", game_id=game_id, token=token)
+    if seat == "display":
+        return public_url_for("display.show", token=token)
+    return public_url_for("player.join", token=token)
+
+
+def _links(game_id: str, banker_token: str, display_token: str, players: list[dict]) -> dict:
+    """banker_url, display_url and each player's join_url: absolute, on PUBLIC_URL or the
+    request's host."""
     return {
-        "banker_url": public_url_for("pages.game", game_id=game_id, token=banker_token),
+        "banker_url": _url_for_seat(game_id, "banker", banker_token),
+        "display_url": _url_for_seat(game_id, "display", display_token),
         "players": [
             {**p, "join_url": public_url_for("player.join", token=p["token"])} for p in players
         ],
     }
+
+
+@bp.app_template_global()
+def phones_following(game_id: str) -> set[str]:
+    """The players whose phone follows the game now (their page polled in the last seconds)."""
+    return get_store().following(game_id)
 
 
 @bp.post("/games")
@@ -103,11 +151,12 @@ def _created(created: dict):
     answer = {
         "game_id": game_id,
         "banker_token": created["banker_token"],
-        **_links(game_id, created["banker_token"], created["players"]),
+        **_links(game_id, created["banker_token"], created["display_token"], created["players"]),
         "state": public_state(created["state"]),
     }
-    # The order of keys in the contract: game_id, banker_token, banker_url, players, state.
-    answer = {k: answer[k] for k in ("game_id", "banker_token", "banker_url", "players", "state")}
+    # The order of keys in the contract.
+    order = ("game_id", "banker_token", "banker_url", "display_url", "players", "state")
+    answer = {k: answer[k] for k in order}
     response = jsonify(answer)
     response.headers["Location"] = url_for("api.get_game", game_id=game_id, _external=True)
     return response, 201
@@ -115,9 +164,9 @@ def _created(created: dict):
 
 @bp.get("/games/<game_id>")
 def get_game(game_id: str):
-    """The game's current state; any of its tokens."""
-    _caller(game_id)
-    return jsonify(public_state(get_store().state(game_id)))
+    """The game's current state as this token may see it (private_cash); any of its tokens."""
+    caller = _caller(game_id)
+    return jsonify(view_for(get_store().state(game_id), caller))
 
 
 @bp.get("/games/<game_id>/events")
@@ -129,8 +178,10 @@ def get_events(game_id: str):
 
 @bp.post("/games/<game_id>/commands")
 def post_command(game_id: str):
-    """Apply one command: the banker may send any; a player only claim_rent for its own claim."""
+    """Apply one command: the banker may send any; a player those of "Who may send it" for
+    itself (player_refusal); the display none. Idempotency-Keys are the token's own."""
     caller = _caller(game_id)
+    token = _token()
     command = _json_body()
     expected_version = command.pop("expected_version", _ABSENT)
     if expected_version is _ABSENT:
@@ -149,42 +200,60 @@ def post_command(game_id: str):
             f"The Idempotency-Key header must have 1 to {MAX_IDEMPOTENCY_KEY} characters.",
         )
 
-    def authorize(state: dict) -> None:
-        if caller != "banker" and not _owns_claim(state, caller, command):
-            raise ApiError(
-                403,
-                "banker_only",
-                "A player's token may only claim rent owed to that player; ask the Banker.",
-            )
+    store = get_store()
 
-    answer = get_store().execute(
+    def authorize(state: dict) -> None:
+        # Under the game's lock, before the key is looked at: a token replaced meanwhile, the
+        # display, or a command this player may not send is refused, never replayed.
+        if store.role(game_id, token) != caller:
+            raise ApiError(403, "token_replaced", REPLACED.format(seat=caller))
+        if caller == "display":
+            raise ApiError(403, "banker_only", DISPLAY_READ_ONLY)
+        if caller != "banker":
+            refusal = player_refusal(state, caller, command)
+            if refusal:
+                raise ApiError(403, "banker_only", refusal, replayable=True)
+
+    answer = store.execute(
         game_id,
         command,
         idempotency_key=key,
         expected_version=expected_version,
         authorize=authorize,
+        key_scope=key_scope(token),
     )
-    response = current_app.response_class(answer.text, status=200, mimetype="application/json")
+    text = answer.text
+    if caller != "banker" and answer.body["state"]["options"].get("private_cash"):
+        body = {**answer.body, "state": view_for(answer.body["state"], caller)}
+        text = json.dumps(body, separators=(",", ":"), ensure_ascii=False)
+    response = current_app.response_class(text, status=200, mimetype="application/json")
     if answer.replayed:
         response.headers["Idempotent-Replayed"] = "true"
     return response
 
 
-def _owns_claim(state: dict, player_id: str, command: dict) -> bool:
-    """Whether a player's token may send this command: claim_rent, unless another player owns
-    that claim (a claim no longer open is the core's to refuse, with 422, as for the Banker)."""
-    if command.get("type") != "claim_rent":
-        return False
-    return claim_refusal(public_state(state), player_id, command.get("claim")) is None
+@bp.post("/games/<game_id>/tokens")
+def new_token(game_id: str):
+    """A new link for a seat (banker token only); the seat's old token stops working at once."""
+    _banker_only(game_id, "make new links")
+    body = _json_body()
+    unknown = sorted(set(body) - {"for"})
+    if unknown:
+        raise ApiError(400, "unknown_field", f"Unknown field {unknown[0]!r} in a new link.")
+    seat = body.get("for")
+    if seat is None:
+        raise ApiError(400, "missing_field", "A new link needs the field 'for'.")
+    if not isinstance(seat, str):
+        raise ApiError(400, "wrong_type", '\'for\' must be "banker", "display" or a player id.')
+    token = get_store().new_token(game_id, seat)
+    answer = {"for": seat, "token": token, "url": _url_for_seat(game_id, seat, token)}
+    return jsonify(answer), 201
 
 
 @bp.get("/games/<game_id>/snapshot")
 def get_snapshot(game_id: str):
     """The game as a snapshot document (pause); the banker token only."""
-    if _caller(game_id) != "banker":
-        raise ApiError(
-            403, "banker_only", "Only the Banker's token may take a snapshot of the game."
-        )
+    _banker_only(game_id, "take a snapshot of the game")
     return jsonify(get_store().snapshot(game_id))
 
 

@@ -1,9 +1,11 @@
 """Answer an idle phone's poll before Flask: the cheapest request the server gets.
 
-Every player's page asks `GET /join/<token>/version?v=N` about every 700 ms. While the game is
-still at version N the answer is an empty 204, found with two dictionary lookups in the Store's
-memory; everything else (a new version, an unknown or replaced token) goes on to Flask, which
-renders the fragment or the clear page as `banker.web.player` says.
+Every player's page asks `GET /join/<token>/version?v=N` about every 700 ms, the display's
+`GET /display/<token>/version?v=N` likewise. While the game is still at version N the answer is
+an empty 204, found with two dictionary lookups in the Store's memory; a player's poll's time
+is noted too (Store.saw: the Banker's table shows who follows). Everything else (a new version,
+an unknown or replaced token) goes on to Flask, which renders the fragment or the clear page as
+`banker.web.player` and `banker.web.display` say.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ _HEADERS = [("Cache-Control", "private, no-store"), ("Content-Length", "0")]
 
 
 class IdlePolls:
-    """WSGI middleware: 204 for a player's version poll when nothing changed."""
+    """WSGI middleware: 204 for a player's or the display's version poll when nothing changed."""
 
     def __init__(self, app, store: Store):
         self.app, self.store = app, store
@@ -25,15 +27,30 @@ class IdlePolls:
         path = environ.get("PATH_INFO", "")
         if (
             environ.get("REQUEST_METHOD") == "GET"
-            and path.startswith("/join/")
             and path.endswith("/version")
             and path.count("/") == 3
+            and path.startswith(("/join/", "/display/"))
         ):
-            token = path[6:-8]
+            token = path[path.index("/", 1) + 1 : -8]
             v = parse_qs(environ.get("QUERY_STRING", "")).get("v", [""])[0]
-            plain = v.isascii() and v.isdigit() and len(v) <= 12  # not "²", nor 4,300 digits
-            found = self.store.player_by_token(token) if plain else None
-            if found is not None and int(v) == self.store.version(found[0]):
+            if (
+                v.isascii()
+                and v.isdigit()
+                and len(v) <= 12
+                and self._unchanged(path, token, int(v))
+            ):
                 start_response("204 NO CONTENT", list(_HEADERS))
                 return [b""]
         return self.app(environ, start_response)
+
+    def _unchanged(self, path: str, token: str, v: int) -> bool:
+        """Whether this page's token is current and its game still at version v (a player's
+        poll is noted for Store.following either way)."""
+        if path.startswith("/join/"):
+            found = self.store.player_by_token(token)
+            if found is None:
+                return False
+            self.store.saw(*found)
+            return v == self.store.version(found[0])
+        game_id = self.store.game_for_display_token(token)
+        return game_id is not None and v == self.store.version(game_id)

@@ -4,18 +4,49 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from flask import request
+from flask import current_app, request
 
 CROSS_SITE = "This form was sent from another site, so nothing was done."
 
 
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme.lower()}://{parts.netloc.lower()}"
+
+
+def own_origins() -> set[str]:
+    """The origins this server's pages are served from: the one the request names (behind
+    --public-url, the public URL's), and the address it really came to (a LAN phone)."""
+    origins = {f"{request.scheme}://{request.host}".lower()}
+    public = current_app.config.get("PUBLIC_URL")
+    if public:
+        origins.add(_origin(public))
+    direct = request.environ.get("banker.direct_host")
+    # Asked at its own address (not the public host a proxy passes on): that address's origin.
+    if direct and (not public or direct.lower() != urlsplit(public).netloc.lower()):
+        scheme = request.environ.get("banker.direct_scheme", "http")
+        origins.add(f"{scheme}://{direct}".lower())
+    return origins
+
+
 def is_cross_site_post() -> bool:
-    """A POST that a browser sent from another site's page (CSRF): its Origin or Referer names
-    another host. Requests with neither header are not a browser's cross-site form; the
+    """A POST that a browser sent from another site's page (CSRF).
+
+    Its Origin, when it names one, must be this server's (behind --public-url, the public
+    URL's). Pages say `Referrer-Policy: no-referrer`, under which browsers send `Origin: null`
+    for a plain form post: then the browser's own `Sec-Fetch-Site` decides (same-origin, or
+    none for the user's own typing). A bare null, or a Referer naming another origin, is
+    refused. Requests with none of these headers are not a browser's cross-site form; the
     SameSite=Strict cookies and the secret tokens guard them."""
     if request.method != "POST":
         return False
-    source = request.headers.get("Origin") or request.headers.get("Referer")
-    if source is None:
-        return False
-    return source == "null" or urlsplit(source).netloc.lower() != request.host.lower()
+    origin = request.headers.get("Origin")
+    if origin and origin != "null":
+        return _origin(origin) not in own_origins()
+    fetch_site = request.headers.get("Sec-Fetch-Site")
+    if fetch_site:
+        return fetch_site not in ("same-origin", "none")
+    if origin == "null":
+        return True
+    referer = request.headers.get("Referer")
+    return referer is not None and _origin(referer) not in own_origins()

@@ -3,16 +3,21 @@ the Banker's table screen, new links for lost phones, and cheap version polls.
 
 A player's page polls `GET /join/<token>/version?v=N` about every 700 ms: while nothing has
 changed the answer is 204 No Content from two dictionary look-ups in memory (no SQLite, no
-template); after any command it is the fresh `_view.html` fragment, which carries the new version
-for the next poll. The one thing a player may do is claim rent owed to them, through the same
-Store.execute as the JSON API.
+template); after any command it is the fresh live parts (`_live.html`), which carry the new
+version for the next poll. The forms a player half-fills (a typed bid, a trade being composed)
+are kept out of what the poll replaces, so a live refresh never wipes them.
+
+The page is a remote for that player (banker.web.remote says what it shows): every form posts to
+`/join/<token>/act` (or `/claim`), is turned into a command as the Banker's forms are, and goes
+through the same Store.execute as the JSON API with the player's own authorization
+(`permissions.player_refusal`) and a per-page idempotency key.
 """
 
 from __future__ import annotations
 
 import ipaddress
-import secrets
-from urllib.parse import urlsplit
+import json
+from urllib.parse import quote, unquote, urlsplit
 
 from flask import (
     Blueprint,
@@ -24,22 +29,19 @@ from flask import (
     request,
     url_for,
 )
+from werkzeug.datastructures import MultiDict
 
-from banker.rules import DomainError, public_state
-from banker.rules.board import DECK_NAMES, DEEDS, GROUPS, space_name
-from banker.rules.holdings import score
-from banker.rules.turn import rent, utility_multiplier
-from banker.store import GameNotFound, StoreError, same_token
+from banker.rules import DomainError
+from banker.rules.permissions import player_refusal
+from banker.store import GameNotFound, StoreError, key_scope, same_token
 from banker.web import error_response, get_store
 from banker.web.guards import CROSS_SITE, is_cross_site_post
-from banker.web.pages import banker_cookie
-from banker.web.pages.views import GROUP_COLORS, GROUP_NAMES
+from banker.web.pages import banker_cookie, forms
 from banker.web.qr import qr_svg
+from banker.web.remote import player_view
 
 bp = Blueprint("player", __name__)
 
-POLL_EVERY = "700ms"
-LATEST_EVENTS = 6
 MAX_KEY = 100
 REPLACED = (
     "This link no longer works: the Banker gave this player a new one. "
@@ -52,11 +54,15 @@ UNKNOWN = (
 
 
 class Refused(Exception):
-    """A refusal decided here (not the core's): a status and a sentence for the person."""
+    """A refusal decided here (not the core's): a status and a sentence for the person.
 
-    def __init__(self, status: int, message: str):
+    `replayable`: a command no longer this player's to send (a Buy since bought) that this page
+    sent with this key before: Store.execute answers its replay (a double tap applies once).
+    """
+
+    def __init__(self, status: int, message: str, replayable: bool = False):
         super().__init__(message)
-        self.status, self.message = status, message
+        self.status, self.message, self.replayable = status, message, replayable
 
 
 @bp.before_request
@@ -228,68 +234,174 @@ def _message_page(status: int, sentence: str):
     return make_response(render_template("player/message.html", sentence=sentence), status)
 
 
+def _said_cookie() -> str:
+    return "said"
+
+
+def _read_said(token: str) -> dict | None:
+    """The sentence of this phone's last action, carried across a plain POST's redirect."""
+    raw = request.cookies.get(_said_cookie())
+    if not raw:
+        return None
+    try:
+        said = json.loads(unquote(raw))
+    except ValueError:
+        return None
+    if not isinstance(said, dict) or not isinstance(said.get("text"), str):
+        return None
+    return {"text": said["text"], "refused": bool(said.get("refused"))}
+
+
 @bp.get("/join/<token>")
 def join(token: str):
-    """A player's own page (join_url): their money, deeds and the table, kept live."""
+    """A player's own page (join_url): their money, deeds and the table, kept live, and the
+    remote's controls for their own offer, bids, jail, deeds, debt, claims and trades."""
     found = get_store().player_by_token(token)
     if found is None:
         return _gone(token)
-    return render_template("player/page.html", **player_view(token, *found))
+    said = _read_said(token)
+    view = player_view(token, *found, args=request.args)
+    response = make_response(render_template("player/page.html", said=said, **view))
+    if said:
+        response.delete_cookie(_said_cookie(), path=_page_path(token))
+    return response
+
+
+@bp.get("/join/<token>/trade")
+def compose(token: str):
+    """The trade being put together, redrawn as its fields change (htmx), or the whole page
+    with the deal in its query string (the Review button without JS)."""
+    found = get_store().player_by_token(token)
+    if found is None:
+        return _gone(token)
+    view = player_view(token, *found, args=request.args)
+    if request.headers.get("HX-Request"):
+        return render_template("player/_compose.html", **view)
+    return render_template("player/page.html", said=None, **view)
 
 
 @bp.get("/join/<token>/version")
 def version(token: str):
-    """The page's poll: 204 while the game is at version ?v=, else the fresh fragment."""
+    """The page's poll: 204 while the game is at version ?v=, else the fresh live parts."""
     store = get_store()
     found = store.player_by_token(token)
     if found is None:
         return _gone(token)
     game_id, player_id = found
+    store.saw(game_id, player_id)  # the Banker's table shows this phone as following
     if request.args.get("v", type=int) == store.version(game_id):
         return "", 204
-    return render_template("player/_view.html", **player_view(token, game_id, player_id))
+    return render_template("player/_live.html", **player_view(token, game_id, player_id))
+
+
+def _page_path(token: str) -> str:
+    return url_for("player.join", token=token)
+
+
+def player_command(form, player_id: str) -> dict:
+    """The command a player's form asks for; FormError when it cannot be read.
+
+    The same shapes as the Banker's forms (banker.web.pages.forms); a trade offer reads the
+    Trade form's fields, from this player unless the form says otherwise (then the
+    permission check refuses it).
+    """
+    kind = form.get("type", "")
+    if kind == "propose_trade":
+        fields = MultiDict(form)
+        fields["type"] = "trade"
+        fields.setdefault("from", player_id)
+        return {**forms.command_from(fields), "type": "propose_trade"}
+    if kind in ("accept_trade", "decline_trade"):
+        offer = (form.get("offer") or "").strip()
+        if not offer:
+            raise forms.FormError("Choose the trade offer first.")
+        return {"type": kind, "offer": offer}
+    return forms.command_from(form)
+
+
+def _run(token: str, game_id: str, player_id: str, command: dict, key: str):
+    """Execute the command as this player: (answer, None) or (None, the refusal)."""
+    store = get_store()
+
+    def authorize(state: dict) -> None:
+        # Checked under the game's lock: a link replaced meanwhile does nothing.
+        if store.player_by_token(token) != (game_id, player_id):
+            raise Refused(403, REPLACED)
+        refusal = player_refusal(state, player_id, command)
+        if refusal:
+            raise Refused(403, refusal, replayable=True)
+
+    try:
+        answer = store.execute(
+            game_id,
+            command,
+            # Scoped to this player's token (as the API's keys): a double tap repeats the
+            # first answer. The prefix keeps the page's keys apart from the API's.
+            idempotency_key=f"join:{key}" if 8 <= len(key) <= MAX_KEY else None,
+            authorize=authorize,
+            key_scope=key_scope(token),
+        )
+    except (Refused, DomainError, StoreError) as e:
+        return None, e
+    return answer, None
+
+
+def _answer(token: str, game_id: str, player_id: str, command, answer, error):
+    """The page after an action: the live parts and the action's sentence (htmx), a 303 back
+    to the page with the sentence in a one-time cookie, or the page with the refusal."""
+    is_trade = command is not None and command["type"] == "propose_trade"
+    # A refused trade offer goes back to the form as it was; one made empties the form.
+    args = request.form if is_trade and error is not None else MultiDict()
+    if answer is not None:
+        said = {"text": " ".join(e["text"] for e in answer.body["events"]), "refused": False}
+    else:
+        said = {"text": error.message, "refused": True}
+    if request.headers.get("HX-Request"):
+        view = player_view(token, game_id, player_id, args=args)
+        html = render_template("player/_answer.html", said=said, with_compose=is_trade, **view)
+        return make_response(html, 200)
+    if error is not None:
+        view = player_view(token, game_id, player_id, args=args)
+        html = render_template("player/page.html", said=said, **view)
+        return make_response(html, getattr(error, "status", 400))
+    response = redirect(_page_path(token), code=303)
+    response.set_cookie(
+        _said_cookie(),
+        quote(json.dumps(said)),
+        path=_page_path(token),
+        httponly=True,
+        samesite="Strict",
+    )
+    return response
+
+
+@bp.post("/join/<token>/act")
+def act(token: str):
+    """One of the player's own actions from a form, through Store.execute as this player."""
+    found = get_store().player_by_token(token)
+    if found is None:
+        return _gone(token)
+    game_id, player_id = found
+    try:
+        command = player_command(request.form, player_id)
+    except forms.FormError as e:
+        return _answer(token, game_id, player_id, None, None, Refused(400, e.message))
+    answer, error = _run(token, game_id, player_id, command, request.form.get("key", ""))
+    return _answer(token, game_id, player_id, command, answer, error)
 
 
 @bp.post("/join/<token>/claim")
 def claim(token: str):
     """The owner claims an open rent claim owed to them: the payer pays (Store.execute)."""
-    store = get_store()
-    found = store.player_by_token(token)
+    found = get_store().player_by_token(token)
     if found is None:
         return _gone(token)
     game_id, player_id = found
-    claim_id = request.form.get("claim")
-    key = request.form.get("key", "")
     command = {"type": "claim_rent"}
-    if claim_id is not None:  # else the core says what is missing
-        command["claim"] = claim_id
-
-    def authorize(state: dict) -> None:
-        # Checked under the game's lock: a link replaced meanwhile claims nothing.
-        if store.player_by_token(token) != (game_id, player_id):
-            raise Refused(403, REPLACED)
-        refusal = claim_refusal(state, player_id, claim_id)
-        if refusal:
-            raise Refused(403, refusal)
-
-    error = None
-    try:
-        store.execute(
-            game_id,
-            command,
-            # Scoped to this player's page: a double tap repeats the first answer.
-            idempotency_key=f"join:{player_id}:{key}" if 8 <= len(key) <= MAX_KEY else None,
-            authorize=authorize,
-        )
-    except (Refused, DomainError, StoreError) as e:
-        error = e
-    if request.headers.get("HX-Request"):
-        view = player_view(token, game_id, player_id, error=error and error.message)
-        return render_template("player/_view.html", **view)
-    if error is not None:
-        view = player_view(token, game_id, player_id, error=error.message)
-        return render_template("player/page.html", **view), error.status
-    return redirect(url_for("player.join", token=token), code=303)
+    if request.form.get("claim") is not None:  # else the core says what is missing
+        command["claim"] = request.form["claim"]
+    answer, error = _run(token, game_id, player_id, command, request.form.get("key", ""))
+    return _answer(token, game_id, player_id, command, answer, error)
 
 
 def claim_refusal(state: dict, player_id: str, claim_id: str | None) -> str | None:
@@ -302,165 +414,3 @@ def claim_refusal(state: dict, player_id: str, claim_id: str | None) -> str | No
         if c["id"] == claim_id and c["owner"] != player_id:
             return "That rent is owed to another player: only they may ask for it."
     return None
-
-
-# -- what a player's page shows ------------------------------------------------------------------
-
-
-def _money(n: int) -> str:
-    return f"{n:,}"
-
-
-def _where(p: dict) -> str:
-    if p["in_jail"]:
-        return "In Jail"
-    return space_name(p["position"])
-
-
-def _deed_line(state: dict, prop: str) -> dict:
-    st, deed = state["properties"][prop], DEEDS[prop]
-    if st["mortgaged"]:
-        rent_text = "mortgaged: no rent"
-    elif deed.kind == "utility":
-        rent_text = f"rent {utility_multiplier(state, prop)} × the dice"
-    else:
-        rent_text = f"rent {_money(rent(state, prop))}"
-    if st["hotel"]:
-        buildings = "hotel"
-    elif st["houses"]:
-        buildings = f"{st['houses']} house" + ("s" if st["houses"] > 1 else "")
-    else:
-        buildings = ""
-    return {
-        "id": prop,
-        "name": deed.name,
-        "buildings": buildings,
-        "mortgaged": st["mortgaged"],
-        "rent": rent_text,
-    }
-
-
-def _deed_groups(state: dict, owner: str) -> list[dict]:
-    """The owner's deeds grouped by color (board order), with buildings and current rent."""
-    groups = []
-    for group, props in GROUPS.items():
-        mine = [p for p in props if state["properties"][p]["owner"] == owner]
-        if mine:
-            groups.append(
-                {
-                    "group": group,
-                    "label": GROUP_NAMES.get(group, group),
-                    "color": GROUP_COLORS.get(group, "#888"),
-                    "full": len(mine) == len(props),
-                    "deeds": [_deed_line(state, p) for p in mine],
-                }
-            )
-    return groups
-
-
-def _status_line(state: dict, me: dict) -> str:
-    """One sentence on where the game stands, as a player at the table would say it."""
-    names = {p["id"]: p["name"] for p in state["players"]}
-    if state["status"] == "setup":
-        return "The game has not started yet: the Banker records who won the opening roll."
-    if state["status"] == "finished":
-        winners = " and ".join(names[w] for w in state["winners"])
-        return f"The game is over: {winners} won." if winners else "The game is over."
-    pending = state["pending"]
-    debt = pending["debt"]
-    if debt:
-        creditor = names.get(debt["creditor"], "the Bank")
-        if debt["debtor"] == me["id"]:
-            return (
-                f"You owe {creditor} {_money(debt['amount'])}: raise the cash "
-                "(sell buildings, mortgage, trade) with the Banker, or declare bankruptcy."
-            )
-        return f"{names[debt['debtor']]} owes {creditor} {_money(debt['amount'])}."
-    offer = pending["offer"]
-    if offer:
-        deed, price = DEEDS[offer["property"]].name, _money(offer["price"])
-        if offer["player"] == me["id"]:
-            return f"You may buy {deed} for {price}: tell the Banker, or it goes to auction."
-        return f"{names[offer['player']]} may buy {deed} for {price}."
-    auction = pending["auction"]
-    if auction:
-        item = auction["item"]
-        what = DEEDS[item].name if item in DEEDS else f"a {item}"
-        if auction["high_bidder"]:
-            return (
-                f"Auction of {what}: {names[auction['high_bidder']]} bids "
-                f"{_money(auction['high_bid'])}."
-            )
-        return f"Auction of {what}: no bid yet."
-    if pending["card"]:
-        card = pending["card"]
-        return f"{names[card['player']]} draws a {DECK_NAMES[card['deck']]} card."
-    if pending["dice"]:
-        return f"{names[pending['dice']['player']]} rolls the dice for a utility's rent."
-    roller = state["turn"]["roller"] or names.get(state["turn"]["player"], "")
-    if state["turn"]["player"] == me["id"]:
-        return f"Your turn to roll ({roller})." if len(me["members"]) > 1 else "Your turn to roll."
-    return f"{roller} rolls next."
-
-
-def player_view(token: str, game_id: str, player_id: str, error: str | None = None) -> dict:
-    """Everything a player's page shows, computed from the game's current state."""
-    store = get_store()
-    internal = store.state(game_id)
-    state = public_state(internal)
-    names = {p["id"]: p["name"] for p in state["players"]}
-    me = next(p for p in state["players"] if p["id"] == player_id)
-    private_cash = bool(state["options"].get("private_cash"))
-    claims = [
-        {
-            "id": c["id"],
-            "payer": names[c["payer"]],
-            "amount": _money(c["amount"]),
-            "property": DEEDS[c["property"]].name,
-        }
-        for c in state["pending"]["rent_claims"]
-        if c["owner"] == player_id
-    ]
-    others = [
-        {
-            "id": p["id"],
-            "name": p["name"],
-            "where": _where(p),
-            "cash": None if private_cash else _money(p["cash"]),
-            "eliminated": p["eliminated"],
-            "jail_cards": len(p["jail_cards"]),
-            "groups": _deed_groups(state, p["id"]),
-        }
-        for p in state["players"]
-        if p["id"] != player_id
-    ]
-    return {
-        "token": token,
-        "game_id": game_id,
-        "version": state["version"],
-        "status": state["status"],
-        "poll_every": POLL_EVERY,
-        "me": {
-            "id": me["id"],
-            "name": me["name"],
-            "members": me["members"],
-            "cash": _money(me["cash"]),
-            "where": _where(me),
-            "in_jail": me["in_jail"],
-            "jail_attempts": me["jail_attempts"],
-            "jail_cards": [DECK_NAMES[d] for d in me["jail_cards"]],
-            "eliminated": me["eliminated"],
-            "net_worth": _money(score(internal, player_id)),
-            "groups": _deed_groups(state, player_id),
-            "score": state["scores"] and state["scores"].get(player_id),
-        },
-        "status_line": _status_line(state, me),
-        "claims": claims,
-        # A fresh key per rendering: a double tap repeats the answer, a later claim (say, the
-        # same claim opened again by an undo) is a new command.
-        "claim_key": secrets.token_urlsafe(12),
-        "others": others,
-        "private_cash": private_cash,
-        "events": store.recent_events(game_id, LATEST_EVENTS),
-        "error": error,
-    }

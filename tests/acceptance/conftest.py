@@ -1,7 +1,7 @@
 """Black-box acceptance fixtures: the real `banker serve` as a subprocess, spoken to over HTTP.
 
 Nothing here imports banker: the tests see only what an external client sees, and judge it by
-../../../shared/API.md and the rule texts.
+the project's API documentation (docs/api.md) and the rule texts.
 """
 
 from __future__ import annotations

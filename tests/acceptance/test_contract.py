@@ -1,8 +1,9 @@
-"""Black-box acceptance tests of `banker serve` against ../../../shared/API.md and the rule texts.
+"""Black-box acceptance tests of `banker serve` against the project's API documentation
+(docs/api.md) and the rule texts.
 
-Every expected value here comes from the contract, the two rule texts or the reference figures
-(shared/reference/g0009.json), never from the implementation. Where the contract is silent the
-README's "Decisions the rule texts leave open" is accepted. Each test makes its own game.
+Every expected value here comes from docs/api.md, the two rule texts or the printed figures
+(tests/data/g0009.json, source named in tests/data/README.md), never from the implementation.
+Where the rule texts are silent docs/rules-decisions.md is accepted. Each test makes its own game.
 """
 
 from __future__ import annotations
@@ -13,8 +14,7 @@ from pathlib import Path
 
 import pytest
 
-SHARED = Path(__file__).resolve().parents[3] / "shared"
-REF = json.loads((SHARED / "reference" / "g0009.json").read_text())
+REF = json.loads((Path(__file__).resolve().parents[1] / "data" / "g0009.json").read_text())
 DEEDS = {s["id"]: s for s in REF["board"] if "id" in s}
 INDEX = {pid: s["index"] for pid, s in DEEDS.items()}
 BOARD_ORDER = [s["id"] for s in REF["board"] if "id" in s]
@@ -34,13 +34,13 @@ PENDING_EMPTY = {
 
 
 def pick(obj, keys):
-    """The contract's fields of an object (more fields may be added, API.md says)."""
+    """The contract's fields of an object (more fields may be added, docs/api.md says)."""
     return None if obj is None else {k: obj[k] for k in keys}
 
 
 def debt(state):
-    """pending.debt's contract fields. `can_raise` is an amount (README: it "counts" what could
-    be sold); in Python False == 0, so the types are checked apart."""
+    """pending.debt's contract fields. `can_raise` is an amount (docs/rules-decisions.md: it
+    "counts" what could be sold); in Python False == 0, so the types are checked apart."""
     d = state["pending"]["debt"]
     assert d is not None, state["pending"]
     assert type(d["amount"]) is int and type(d["can_raise"]) is int, d
@@ -1416,10 +1416,15 @@ def test_deadline_finishes_the_round_then_refuses_everything(http):
     assert s["pending"]["final_round"] is True and s["status"] == "playing"
     g.roll("p2", 1, 3)  # Income Tax: Bob 1300
     s = g.roll("p3", 3, 5)["state"]  # Vermont: claim open, nothing else pending
+    # API (changed 2026-12-01): claims open when the final round ends stay claimable.
+    assert s["status"] == "playing" and s["turn"]["player"] is None
+    assert s["pending"]["final_round"] is True
+    (claim,) = s["pending"]["rent_claims"]
+    s = g.cmd(type="claim_rent", claim=claim["id"])["state"]
     assert s["status"] == "finished"
     assert s["pending"]["rent_claims"] == []
-    assert s["scores"] == {"p1": 1500, "p2": 1300, "p3": 1500}
-    assert sorted(s["winners"]) == ["p1", "p3"]
+    assert s["scores"] == {"p1": 1506, "p2": 1300, "p3": 1494}
+    assert s["winners"] == ["p1"]
     for command in (
         {"type": "roll", "player": "p1", "dice": [1, 2]},
         {"type": "adjust", "player": "p1", "amount": 5, "reason": "late"},
@@ -2443,7 +2448,7 @@ def test_bankrupt_to_the_bank_sells_buildings_and_auctions_bare_deeds(http):
 
 
 def test_zz_event_texts_are_sentences():
-    """Runs last (file order): every event text seen is a sentence (API.md, Precise points)."""
+    """Runs last (file order): every event text seen is a sentence (docs/api.md, Precise points)."""
     if not EVENT_TEXTS:
         pytest.skip("run with the rest of the suite")
     odd = sorted({t for t in EVENT_TEXTS if not re.match(r"^\S.*[.!?]$", t, re.S)})

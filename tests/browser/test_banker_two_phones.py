@@ -60,7 +60,7 @@ def test_a_deadline_game_on_two_phones_in_the_dark(live_server, browser, check_s
         expect(page.locator(".strip")).to_contain_text("1,370")  # 1,500 - 150 + 20
 
         # Time is called; the round ends when the turn would pass back to Ann.
-        page.get_by_text("More: building auctions, call time").tap()
+        page.get_by_text("More", exact=True).tap()
         a.tap("Call time")
         a.roll(3, 5)  # Bob rolled doubles, so rolls again: Free Parking
         expect(page.get_by_role("heading", level=1)).to_have_text("Game over")

@@ -118,7 +118,9 @@ def test_a_player_joins_by_qr_code_follows_the_bankers_commands_live_and_claims_
 
         # The Banker records Ann's roll and her purchase: her page follows without a reload.
         banker.get_by_role("button", name="Ann starts").click()
+        time.sleep(0.35)  # the pad ignores a tap on a die within 300 ms of the last (pad.js)
         banker.get_by_role("button", name="First die 1").click()
+        time.sleep(0.35)  # the pad ignores a second tap within 300 ms (static/pad.js)
         banker.get_by_role("button", name="Second die 2: record 1 and 2").click()
         with banker.expect_response(lambda r: r.request.method == "POST"):
             banker.get_by_role("button", name="Buy for 60").click()
@@ -128,7 +130,9 @@ def test_a_player_joins_by_qr_code_follows_the_bankers_commands_live_and_claims_
         assert "Baltic Avenue" in ann.locator("#deed-baltic-avenue").text_content()
 
         # Bob lands on Baltic Avenue: only the owner's phone offers the claim; Ann presses it.
+        time.sleep(0.35)  # the pad ignores a tap on a die within 300 ms of the last (pad.js)
         banker.get_by_role("button", name="First die 1").click()
+        time.sleep(0.35)  # the pad ignores a second tap within 300 ms (static/pad.js)
         banker.get_by_role("button", name="Second die 2: record 1 and 2").click()
         ask = ann.get_by_role("button", name="Ask Bob for 4 (Baltic Avenue)")
         ask.wait_for(timeout=1000)

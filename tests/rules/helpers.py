@@ -29,6 +29,7 @@ NO_PENDING = {
     "debt": None,
     "payments": [],
     "rent_claims": [],
+    "trade_offers": [],
     "final_round": False,
 }
 

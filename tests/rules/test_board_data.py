@@ -1,4 +1,5 @@
-"""The packaged board data agrees with the shared reference (../shared/reference/g0009.json)."""
+"""The packaged board data agrees with the printed figures held in tests/data/g0009.json (whose
+source tests/data/README.md names)."""
 
 from __future__ import annotations
 
@@ -20,12 +21,12 @@ from banker.rules.board import (
     UTILITIES,
 )
 
-SHARED = Path(__file__).resolve().parents[2].parent / "shared"
-REFERENCE = json.loads((SHARED / "reference" / "g0009.json").read_text("utf-8"))
+DATA = Path(__file__).resolve().parents[1] / "data"
+REFERENCE = json.loads((DATA / "g0009.json").read_text("utf-8"))
 RAW = {s["index"]: s for s in REFERENCE["board"]}
 
 
-def test_the_packaged_data_is_the_shared_reference():
+def test_the_packaged_data_is_the_checked_reference():
     """ "Board, prices, rents, house and hotel costs, mortgage values, taxes ... the 16 Chance and
     16 Community Chest cards: ../reference/g0009.json." (rules README)"""
     assert board.REFERENCE == REFERENCE

@@ -14,10 +14,9 @@ import pytest
 from .helpers import NO_PENDING, BadCommand, DomainError, Game, pending, started
 
 EDITIONS = ["g0009", "classic"]
+# The printed card texts (tests/data/README.md names their source).
 REFERENCE = json.loads(
-    (Path(__file__).resolve().parents[2].parent / "shared" / "reference" / "g0009.json").read_text(
-        "utf-8"
-    )
+    (Path(__file__).resolve().parents[1] / "data" / "g0009.json").read_text("utf-8")
 )
 CHANCE, CHEST = (7, 22, 36), (2, 17, 33)
 ALL_CARDS = [

@@ -136,16 +136,31 @@ def test_after_time_is_called_the_current_round_finishes_doubles_included_then_t
     assert g.state["status"] == "playing"
     assert g.whose_turn == "p3"
     g.roll("p3", 2, 3)  # Cat: Connecticut Avenue, Ann's; the turn passes back to Ann
+    # The round is over; Ann's claim outlives it (API: claims open then do not lapse).
+    assert g.state["status"] == "playing"
+    assert g.turn["player"] is None
+    assert g.pending == pending(
+        rent_claims=[
+            {
+                "id": "c1",
+                "owner": "p1",
+                "payer": "p3",
+                "property": "connecticut-avenue",
+                "amount": 8,
+            }
+        ],
+        final_round=True,
+    )
+    g.claim()
     assert g.state["status"] == "finished"
-    assert g.state["scores"] == {"p1": 1500 + 120, "p2": 1500, "p3": 1500 - 200}
+    assert g.state["scores"] == {"p1": 1508 + 120, "p2": 1500, "p3": 1292}
     assert g.state["winners"] == ["p1"]
     assert g.turn["player"] is None
     assert g.pending == pending()
-    assert g.cash() == {"p1": 1500, "p2": 1500, "p3": 1300}
-    assert g.texts()[-2:] == [
-        "The 8 rent on Connecticut Avenue lapses: the game is over.",
-        "The round is over and the game is scored: Ann 1620; Bob 1500; Cat 1300. Ann wins.",
-    ]
+    assert g.cash() == {"p1": 1508, "p2": 1500, "p3": 1292}
+    assert g.texts()[-1] == (
+        "The round is over and the game is scored: Ann 1628; Bob 1500; Cat 1292. Ann wins."
+    )
 
 
 def test_when_time_is_called_as_a_round_ends_the_game_stops_at_once():

@@ -29,15 +29,22 @@ from werkzeug.datastructures import MultiDict
 
 from banker.rules import DomainError, public_state
 from banker.rules.game import undo_refusal
-from banker.store import GameNotFound, VersionConflict, same_token
+from banker.store import DiskFull, GameNotFound, VersionConflict, same_token
+from banker.web import board as pictures_board
 from banker.web import get_store
 from banker.web.guards import CROSS_SITE, is_cross_site_post
-from banker.web.pages import forms, views
+from banker.web.pages import forms, moment, views
 
 bp = Blueprint("pages", __name__)
 
-CONFLICT = "Changed meanwhile on another phone — here is the new state."
+CONFLICT = "Not recorded: the table changed since this screen was drawn"
 GAMES_COOKIE = "banker_games"  # the ids of the games this browser is the Banker of
+JOINED_COOKIE = "banker_joined"  # the player links this browser opened
+CONFIRMS = ("bankrupt", "stop", "move")  # the steps that ask "are you sure?" first
+MOVED = (
+    "This phone is no longer the Banker of this game: the Banker’s seat was moved to another "
+    "device (a new Banker link was made). Open the game there, or from its newest Banker link."
+)
 SCREENS = ("table", "board", "history", "trade", "player")
 
 
@@ -63,7 +70,12 @@ def require_banker(game_id: str) -> dict:
         token = store.banker_token(game_id)
     except GameNotFound:
         abort(404)
-    if not same_token(request.cookies.get(banker_cookie(game_id), ""), token):
+    given = request.cookies.get(banker_cookie(game_id), "")
+    if not same_token(given, token):
+        if given:  # a cookie of an older Banker link: the seat moved to another device
+            moved = make_response(render_template("error.html", status=403, message=MOVED), 403)
+            moved.headers["HX-Refresh"] = "true"  # a polling page reloads and says so
+            abort(moved)
         abort(403)
     return store.state(game_id)
 
@@ -103,6 +115,13 @@ def _page_error(status: int, message: str):
 
 @bp.errorhandler(403)
 def _forbidden(e):
+    # A banker token replaced by a new link (POST …/tokens) says so; a polling page reloads.
+    game_id = (request.view_args or {}).get("game_id", "")
+    given = request.args.get("token") or request.cookies.get(banker_cookie(game_id))
+    if given and get_store().token_revoked(given) == "banker":
+        response = make_response(_page_error(403, MOVED))
+        response.headers["HX-Refresh"] = "true"
+        return response
     return _page_error(403, "Open this game from its Banker link (the one with ?token=).")
 
 
@@ -137,24 +156,67 @@ def _read_flash(game_id: str) -> dict | None:
     return {"text": flash["text"], "at": str(flash.get("at", "")), "kind": flash.get("kind")}
 
 
+def _latest_said(game_id: str) -> str:
+    """The sentences of the game's latest accepted command (not undone since)."""
+    return " ".join(e["text"] for e in get_store().latest_events(game_id) if not e["undone"])
+
+
 # -- home and new games --------------------------------------------------------------------
 
 
 @bp.get("/")
 def home():
-    """Start a game, or resume one this phone is the Banker of."""
+    """Start a game, or go back to one this browser is the Banker of or plays in."""
     return render_template("home.html", **_home_context())
 
 
+def _cookie_list(name: str) -> list[str]:
+    return [x for x in request.cookies.get(name, "").split(".") if x]
+
+
 def _home_context(error: str | None = None, form: MultiDict | None = None) -> dict:
-    mine = request.cookies.get(GAMES_COOKIE, "").split(".")
+    store = get_store()
+    mine = _cookie_list(GAMES_COOKIE)[:50]
+    # Only the games this browser knows are read: never every game of the server (issue 12).
+    found = {t: store.player_by_token(t) for t in _cookie_list(JOINED_COOKIE)[:50]}
+    ids = mine + [f[0] for f in found.values() if f]
+    games = {g["game_id"]: g for g in store.known_games(ids)}
+    joined = []
+    for token, hit in found.items():
+        if hit and hit[0] in games:
+            game_id, pid = hit
+            names = views.player_names(store.state(game_id))
+            joined.append({**games[game_id], "as": names.get(pid, pid), "token": token})
     return {
-        # Only the games this browser knows: never every game of the server (issue 12).
-        "games": get_store().known_games(mine),
+        "games": [games[g] for g in mine if g in games],
+        "joined": joined,
         "others": 0,
         "error": error,
         "form": form or MultiDict(),
     }
+
+
+# The Start form's switches, in the contract's names (players_act is on unless switched off).
+NEW_GAME_OPTIONS = ("players_act", "private_cash", "auction_all", "deadline", "teams")
+
+
+def _new_game_options(form, edition: str) -> dict:
+    """The switches of the Start form as the contract's options (only those the core knows)."""
+    from banker.rules.game import OPTIONS
+
+    options = {}
+    for key in NEW_GAME_OPTIONS:
+        if key not in OPTIONS:
+            continue
+        on = form.get(key) == "on"
+        if key == "players_act":
+            options[key] = on  # sent either way: it is on unless the Banker switched it off
+        elif on:
+            options[key] = True  # the core says why classic has none of the variations
+    if edition == "g0009":
+        # The ruling's switch is on by default; classic has no such ruling, so it is not sent.
+        options["hotel_shortage_ruling"] = form.get("hotel_shortage_ruling") == "on"
+    return options
 
 
 @bp.post("/games")
@@ -163,11 +225,7 @@ def create_game():
     form = request.form
     names = [n.strip() for n in form.getlist("name") if n.strip()]
     edition = form.get("edition", "g0009")
-    options = {k: form.get(k) == "on" for k in ("auction_all", "deadline", "teams")}
-    options = {k: v for k, v in options.items() if v}  # the core says why classic has none
-    if edition == "g0009":
-        # The ruling's switch is on by default; classic has no such ruling, so it is not sent.
-        options["hotel_shortage_ruling"] = form.get("hotel_shortage_ruling") == "on"
+    options = _new_game_options(form, edition)
     try:
         created = get_store().create_game(edition, names, options)
     except DomainError as e:
@@ -182,6 +240,22 @@ def create_game():
     else:
         response = redirect(game_path(game_id), 303)
     return _remember(response, game_id, created["banker_token"])
+
+
+@bp.after_app_request
+def _remember_joined(response: Response) -> Response:
+    """A player's page opened here is listed on this browser's home page (one tap back in)."""
+    token = (request.view_args or {}).get("token")
+    if request.endpoint == "player.join" and response.status_code == 200 and token:
+        known = [t for t in _cookie_list(JOINED_COOKIE) if t != token]
+        response.set_cookie(
+            JOINED_COOKIE,
+            ".".join([token, *known][:20]),
+            max_age=400 * 24 * 3600,
+            httponly=True,
+            samesite="Lax",
+        )
+    return response
 
 
 # -- the screens ---------------------------------------------------------------------------
@@ -210,51 +284,33 @@ def _screen_url(game_id: str, screen: str, args: dict | None = None) -> str:
     return url
 
 
-def _context(game_id: str, screen: str, args, flash: dict | None = None) -> dict:
-    """Everything a screen's templates read."""
+def _context(game_id: str, screen: str, args, flash: dict | None = None, said: str = "") -> dict:
+    """Everything a screen's templates read. `said` is the sentence of an action made on this
+    screen (or, on a live refresh, on another phone): shown once, where it happened."""
     store = get_store()
     internal = store.state(game_id)
     state = public_state(internal)
     name, _, pid = screen.partition(":")
+    now = moment.acting(state)
     context = {
         "game_id": game_id,
         "state": state,
         "screen": screen,
         "screen_name": name,
         "flash": flash,
-        "said": " ".join(e["text"] for e in store.latest_events(game_id)),
-        "players": views.players(state),
+        "said": said,
+        "now": now,
+        "players": [{**p, "acting": p["id"] == now["who"]} for p in views.players(state)],
         "names": views.player_names(state),
         "money": views.money,
         "can_undo": undo_refusal(internal) is None,
         "undo_text": internal["_undo"][-1]["text"] if internal["_undo"] else None,
         "fragment": f"_{name}.html",
         "winner_names": [views.player_names(state)[w] for w in state["winners"]],
+        "confirm": args.get("confirm") if args.get("confirm") in CONFIRMS else None,
     }
     if name == "table":
-        context.update(
-            blocking=views.blocking(state),
-            claims=views.claims(state),
-            debt=views.debt(internal),
-            jail=views.jail_choices(state),
-            d1=args.get("d1") if args.get("d1") in {"1", "2", "3", "4", "5", "6"} else None,
-            join_players=store.players(game_id),
-        )
-        pending = state["pending"]
-        if pending["offer"]:
-            context["offer_name"] = views.DEEDS[pending["offer"]["property"]].name
-        if pending["auction"]:
-            item = pending["auction"]["item"]
-            context["auction_name"] = (
-                views.DEEDS[item].name if item in views.DEEDS else f"one {item}"
-            )
-            context["bidders"] = views.bidders(internal)
-            context["placements"] = views.placements(internal)
-        if pending["card"]:
-            context["cards"] = views.card_choices(internal, pending["card"]["deck"])
-            context["deck_name"] = views.DECK_NAMES[pending["card"]["deck"]]
-        if pending["dice"]:
-            context["utility_name"] = views.DEEDS[pending["dice"]["property"]].name
+        _table_context(context, store, internal, state, args)
     elif name == "player":
         if pid not in context["names"]:
             abort(404)
@@ -262,25 +318,76 @@ def _context(game_id: str, screen: str, args, flash: dict | None = None) -> dict
     elif name == "trade":
         context["trade"] = views.trade_view(internal, args)
     elif name == "board":
-        context["board"] = views.board(state)
+        context["board"] = pictures_board.phone(state)
     elif name == "history":
-        context["events"] = list(reversed(store.events(game_id)))
+        context["turns"] = moment.history_groups(store.events(game_id), context["names"])
         context["spaces"] = views.space_names()
     return context
+
+
+def pad_key(state: dict) -> str:
+    """Which roll the dice pad is entering: a first die is kept only for the same roll."""
+    dice = state["pending"]["dice"]
+    if dice:
+        return f"rent:{dice['player']}"
+    return f"roll:{state['turn']['player']}"
+
+
+def _table_context(context: dict, store, internal: dict, state: dict, args) -> None:
+    d1 = args.get("d1") if args.get("d1") in {"1", "2", "3", "4", "5", "6"} else None
+    if d1 and args.get("pad", pad_key(state)) != pad_key(state):
+        d1 = None  # the roll it belonged to is over
+    context.update(
+        blocking=views.blocking(state),
+        claims=views.claims(state),
+        debt=views.debt(internal),
+        jail=views.jail_choices(state),
+        d1=d1,
+        pad=pad_key(state),
+        join_players=store.players(context["game_id"]),
+        final_claims=moment.final_claims_wait(state),
+        shortage=moment.building_shortage(internal) if state["status"] == "playing" else [],
+        standings=moment.standings(state) if state["status"] == "unfinished" else [],
+    )
+    pending = state["pending"]
+    if pending["offer"]:
+        context["offer_name"] = views.DEEDS[pending["offer"]["property"]].name
+    if pending["auction"]:
+        item = pending["auction"]["item"]
+        context["auction_name"] = views.DEEDS[item].name if item in views.DEEDS else f"one {item}"
+        context["auction_price"] = views.DEEDS[item].price if item in views.DEEDS else None
+        context["bidders"] = views.bidders(internal)
+        context["placements"] = views.placements(internal)
+        context["queue_text"] = moment.auction_queue_text(state)
+    if pending["card"]:
+        deck = pending["card"]["deck"]
+        held = views.turn.card_holder(internal, deck) is not None
+        context["card_groups"] = moment.card_groups(internal, deck, held)
+        context["deck_name"] = views.DECK_NAMES[deck]
+    if pending["dice"]:
+        context["utility_name"] = views.DEEDS[pending["dice"]["property"]].name
+    if pending["debt"]:
+        context["bankruptcy"] = moment.bankruptcy_preview(internal)
+    context["offer_texts"] = {
+        o["id"]: views.offer_sentence(internal, o) for o in pending.get("trade_offers") or []
+    }
 
 
 def _show(game_id: str, screen: str):
     """GET a screen: the full page, or only its fragment for htmx."""
     require_banker(game_id)
-    flash = _read_flash(game_id)
-    context = _context(game_id, screen, request.args, flash)
+    flash = carried = _read_flash(game_id)
+    said = ""
+    if flash and flash.get("kind") == "said":
+        said, flash = flash["text"], None
+    context = _context(game_id, screen, request.args, flash, said)
     if _is_htmx():
         html = render_template(context["fragment"], oob=True, **context)
     else:
         html = render_template("game.html", **context)
     response = make_response(html)
     response.headers["Cache-Control"] = "no-store"
-    if flash:
+    if carried:  # shown once
         response.delete_cookie(_flash_cookie(game_id), path=game_path(game_id))
     return response
 
@@ -334,15 +441,31 @@ def pad(game_id: str):
 
 @bp.get("/games/<game_id>/poll")
 def poll(game_id: str):
-    """204 while the game is at version ?v=, else the fresh screen (another phone acted)."""
+    """204 while the game is at version ?v=, else the fresh screen (another phone acted).
+
+    The refresh keeps what this phone is in the middle of: a first die tapped on the pad
+    (?d1=&pad=, sent by the pad) and an open confirmation (?confirm=).
+    """
     state = require_banker(game_id)
     screen = request.args.get("screen", "table")
     if screen.partition(":")[0] not in SCREENS:
         screen = "table"
-    if request.args.get("v") == str(state["version"]):
+    # The table also follows which phones follow the game (players: phones_following).
+    following = ".".join(sorted(get_store().following(game_id)))
+    if request.args.get("v") == str(state["version"]) and (
+        screen != "table" or request.args.get("f", "") == following
+    ):
         return "", 204
-    context = _context(game_id, screen, MultiDict())
+    args = MultiDict({k: request.args[k] for k in ("d1", "pad", "confirm") if k in request.args})
+    moved_on = request.args.get("v") != str(state["version"])  # not only a phone following
+    context = _context(game_id, screen, args, said=_latest_said(game_id) if moved_on else "")
     return render_template(context["fragment"], oob=True, **context)
+
+
+def _conflict_text(game_id: str) -> str:
+    said = _latest_said(game_id)
+    since = f": {said}" if said else ""
+    return f"{CONFLICT}{since} Here it is now; tap again if it is still wanted."
 
 
 @bp.post("/games/<game_id>/act")
@@ -355,40 +478,41 @@ def act(game_id: str):
     if name not in SCREENS or (name == "player" and pid not in views.player_names(state)):
         screen = "table"
     at = form.get("at", "")
-    flash, status = None, 200
+    flash, status, said = None, 200, ""
     try:
         command = forms.command_from(form)
-        get_store().execute(
+        answer = get_store().execute(
             game_id,
             command,
             idempotency_key=forms.idempotency_key(form),
             expected_version=forms.expected_version(form),
         )
+        said = " ".join(e["text"] for e in answer.body["events"])
     except VersionConflict:
-        flash, status = {"text": CONFLICT, "at": "", "kind": "conflict"}, 409
+        flash, status = {"text": _conflict_text(game_id), "at": "", "kind": "conflict"}, 409
     except DomainError as e:  # BadCommand too: the core's sentence, unchanged
         flash, status = {"text": e.message, "at": at, "kind": "refused"}, e.status
     except forms.FormError as e:
         flash, status = {"text": e.message, "at": at, "kind": "refused"}, 400
-    # A refused trade goes back to the form as it was; an agreed one to the table.
-    args = MultiDict()
-    if screen == "trade":
-        if flash and flash["kind"] == "refused":
-            args = MultiDict([(k, v) for k, v in form.items(multi=True) if k not in _HIDDEN])
-        else:
-            screen = "table"
+    except DiskFull as e:  # nothing recorded: the same sentence, the game goes on
+        flash, status = {"text": e.message, "at": at, "kind": "refused"}, e.status
+    args = _args_after(form, screen, flash)
+    if screen == "trade" and not (flash and flash["kind"] == "refused"):
+        screen = "table"  # a refused trade goes back to the form as it was; an agreed one on
     if _is_htmx():
-        context = _context(game_id, screen, args, flash)
+        context = _context(game_id, screen, args, flash, said)
         html = render_template(context["fragment"], oob=True, **context)
         response = make_response(html, status)
         if screen != form.get("back"):
             response.headers["HX-Push-Url"] = _screen_url(game_id, screen)
         return response
     response = redirect(_screen_url(game_id, screen, args), 303)
+    if said and not flash:
+        flash = {"text": said, "at": "", "kind": "said"}
     if flash:
         response.set_cookie(
             _flash_cookie(game_id),
-            quote(json.dumps(flash)),
+            quote(json.dumps(flash)[:3000]),
             path=game_path(game_id),
             httponly=True,
             samesite="Strict",
@@ -396,4 +520,22 @@ def act(game_id: str):
     return response
 
 
+def _args_after(form, screen: str, flash: dict | None) -> MultiDict:
+    """What the screen keeps after an action: a refused trade its choices, a refused step its
+    confirmation, and the pad a first die tapped before another action (not after a roll)."""
+    if screen == "trade":
+        if flash and flash["kind"] == "refused":
+            return MultiDict([(k, v) for k, v in form.items(multi=True) if k not in _HIDDEN])
+        return MultiDict()
+    args = MultiDict()
+    if form.get("type") not in ("roll", "rent_roll") and form.get("d1"):
+        args.update({"d1": form["d1"], "pad": form.get("pad", "")})
+    if flash and flash["kind"] == "refused" and form.get("confirm") in CONFIRMS:
+        args["confirm"] = form["confirm"]
+    return args
+
+
 _HIDDEN = {"type", "key", "expected_version", "back", "at"}
+
+
+from banker.web.pages import seat  # noqa: E402,F401  (its routes join this blueprint)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from werkzeug.datastructures import MultiDict
 
 # The command types a Banker's form may send, and the fields each one reads.
-_PLAIN = {"buy", "auction", "pay_debt", "call_time", "undo"}
+_PLAIN = {"buy", "auction", "pay_debt", "call_time", "undo", "score_game", "stop"}
 _PLAYER = {"pay_jail_fine"}
 _PROPERTY = {"build", "sell_building", "mortgage", "unmortgage"}
 TYPES = (
@@ -30,6 +30,8 @@ TYPES = (
         "bankrupt",
         "adjust",
         "move",
+        "accept_trade",
+        "decline_trade",
     }
 )
 MAX_KEY = 200
@@ -106,6 +108,8 @@ def command_from(form: MultiDict) -> dict:
     elif kind == "draw_card":
         command["deck"] = _text(form, "deck", "the deck")
         command["card"] = _text(form, "card", "the card drawn")
+    elif kind in ("accept_trade", "decline_trade"):
+        command["offer"] = _text(form, "offer", "the trade offer")
     elif kind == "claim_rent":
         command["claim"] = _text(form, "claim", "the rent claim")
     elif kind == "use_jail_card":

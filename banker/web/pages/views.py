@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from werkzeug.datastructures import MultiDict
+
 from banker.rules import holdings, turn
 from banker.rules.board import (
     CARDS,
@@ -108,6 +110,34 @@ def rent_text(state: dict, prop: str) -> str:
     return money(turn.rent(state, prop))
 
 
+_STREET_STEPS = ("rent", "set", "1 house", "2 houses", "3 houses", "4 houses", "hotel")
+
+
+def rent_ladder(state: dict, prop: str) -> list[dict]:
+    """The deed's printed rents, the one that applies now marked: [{"label","amount","now"}]."""
+    d, st = DEEDS[prop], state["properties"][prop]
+    owner = st["owner"]
+    if d.kind == "street":
+        if st["hotel"]:
+            now = 6
+        elif st["houses"]:
+            now = 1 + st["houses"]
+        else:
+            now = 1 if owner and turn.owns_set(state, owner, prop) else 0
+        steps = [(label, money(r)) for label, r in zip(_STREET_STEPS, d.rents, strict=False)]
+    else:
+        owned = turn.owned_in_group(state, owner, GROUPS[d.group]) if owner else 0
+        now = owned - 1
+        unit = "railroad" if d.kind == "railroad" else "utility"
+        steps = [
+            (f"{n} {unit}{'s' if n > 1 else ''}", f"{r} × dice" if unit == "utility" else money(r))
+            for n, r in enumerate(d.rents, 1)
+        ]
+    if st["mortgaged"]:
+        now = -1
+    return [{"label": a, "amount": b, "now": i == now} for i, (a, b) in enumerate(steps)]
+
+
 def buildings_text(st: dict) -> str:
     if st["hotel"]:
         return "a hotel"
@@ -127,7 +157,10 @@ def deed(state: dict, prop: str) -> dict:
             build_label = f"Build hotel {money(d.hotel_cost)}"
         else:
             build_label = f"Build house {money(d.house_cost)}"
-        sell_label = "Sell hotel" if st["hotel"] else "Sell house"
+        if st["hotel"]:
+            sell_label = f"Sell hotel +{money(d.hotel_cost // 2)}"
+        else:
+            sell_label = f"Sell house +{money(d.house_cost // 2)}"
         actions.append(("build", build_label, holdings.build_refusal(state, prop)))
         actions.append(("sell_building", sell_label, holdings.sell_refusal(state, prop)))
     if st["mortgaged"]:
@@ -156,6 +189,7 @@ def deed(state: dict, prop: str) -> dict:
         "mortgaged": st["mortgaged"],
         "buildings": buildings_text(st),
         "rent": rent_text(state, prop),
+        "ladder": rent_ladder(state, prop),
         "actions": [{"type": a, "label": label, "why": why} for a, label, why in actions],
     }
 
@@ -235,7 +269,13 @@ def bidders(state: dict) -> list[dict]:
             raises = [{"label": str(n), "amount": n} for n in (10, 20, 50)]
         else:
             raises = [{"label": f"+{n}", "amount": base + n} for n in (1, 10, 50)]
-        out.append({**p, "why": why, "raises": raises, "leading": a["high_bidder"] == p["id"]})
+        # Only the raises this bidder can pay: a bid above the cash would be refused.
+        cash = p["cash"]
+        raises = [r for r in raises if cash is None or r["amount"] <= cash]
+        leading = a["high_bidder"] == p["id"]
+        if why is None and not leading and cash is not None and cash <= base:
+            why = f"{p['name']} has {money(cash)}: not enough to raise the bid."
+        out.append({**p, "why": why, "raises": raises, "leading": leading})
     return out
 
 
@@ -417,6 +457,20 @@ def trade_summary(state: dict, a: str, b: str, args) -> str:
         else:
             sentence += f" Kept mortgaged: {kept_names}."
     return sentence
+
+
+def offer_sentence(state: dict, offer: dict) -> str:
+    """A trade offer in the Trade screen's one sentence, said as an offer."""
+    args = MultiDict([("unmortgage", x) for x in offer.get("unmortgage") or []])
+    for prefix in ("give", "receive"):
+        side = offer.get(prefix) or {}
+        args.add(f"{prefix}_cash", str(side.get("cash") or 0))
+        for x in side.get("properties") or []:
+            args.add(f"{prefix}_properties", x)
+        for x in side.get("jail_cards") or []:
+            args.add(f"{prefix}_jail_cards", x)
+    deal = trade_summary(state, offer["from"], offer["to"], args)
+    return f"Offer: {deal} Waiting for {player_names(state)[offer['to']]}."
 
 
 def board(state: dict) -> dict:

@@ -1,0 +1,152 @@
+"""Debts: paying a pending debt, and bankruptcy (a player out of the game)."""
+
+from __future__ import annotations
+
+from .board import DEED_IDS, DEEDS
+from .errors import DomainError
+from .holdings import (
+    bankruptcy_refusal,
+    building_value,
+    names_of,
+    receiving_cost,
+    take_over_mortgages,
+)
+from .state import (
+    active_player,
+    deed_name,
+    event,
+    money,
+    next_player,
+    pay,
+    player,
+    require_playing,
+)
+from .trades import drop_offers_of
+from .turn import end_turn
+
+
+def cmd_pay_debt(s: dict, events: list, c: dict) -> None:
+    require_playing(s)
+    d = s["pending"]["debt"]
+    if not d:
+        raise DomainError("Nobody owes a debt right now.", "no_debt")
+    p = player(s, d["debtor"])
+    if p["cash"] < d["amount"]:
+        raise DomainError(
+            f"{p['name']} has {money(p['cash'])} of the {money(d['amount'])} owed: "
+            "raise more by selling buildings, mortgaging or trading.",
+            "insufficient_cash",
+        )
+    s["pending"]["debt"] = None
+    pay(s, events, d["debtor"], d["creditor"], d["amount"], d["reason"], "debt settled")
+
+
+def _liquidate(s: dict, p: dict, deeds: list[str]) -> None:
+    """The core sells every building and mortgages every deed; the proceeds pass on."""
+    for prop in deeds:
+        st = s["properties"][prop]
+        p["cash"] += building_value(prop, st)
+        if st["hotel"]:
+            s["bank"]["hotels"] += 1
+        s["bank"]["houses"] += st["houses"]
+        st["houses"], st["hotel"] = 0, False
+        if not st["mortgaged"]:
+            st["mortgaged"] = True
+            p["cash"] += DEEDS[prop].mortgage_value
+
+
+def cmd_bankrupt(s: dict, events: list, c: dict) -> None:
+    require_playing(s)
+    p = active_player(s, c)
+    lifted = set(c["unmortgage"])
+    refusal = bankruptcy_refusal(s, p["id"])
+    if refusal:
+        raise refusal
+    pid, creditor = p["id"], s["pending"]["debt"]["creditor"]
+    deeds = [prop for prop in DEED_IDS if s["properties"][prop]["owner"] == pid]
+    for prop in lifted:
+        if prop not in deeds:
+            raise DomainError(
+                f"{deed_name(prop)} is not among {p['name']}'s deeds.", "wrong_unmortgage"
+            )
+    if lifted and creditor is None:
+        raise DomainError(
+            "Deeds returned to the Bank come back unmortgaged anyway.", "wrong_unmortgage"
+        )
+    _liquidate(s, p, deeds)
+    if creditor is not None:
+        c_player = player(s, creditor)
+        lifting, _ = receiving_cost(s, deeds, lifted)
+        if lifting > c_player["cash"] + p["cash"]:
+            raise DomainError(
+                f"{c_player['name']} cannot afford {money(lifting)} to lift those mortgages now.",
+                "insufficient_cash",
+            )
+    s["pending"]["debt"] = None
+    s["_after_debt"] = None
+    if creditor is None:
+        _to_the_bank(s, events, p, deeds)
+    else:
+        _to_a_player(s, events, p, creditor, deeds)
+    eliminate(s, events, pid)
+    if creditor is not None:
+        take_over_mortgages(s, events, creditor, deeds, lifted)
+
+
+def _to_the_bank(s: dict, events: list, p: dict, deeds: list[str]) -> None:
+    cash = p["cash"]
+    p["cash"], p["jail_cards"] = 0, []
+    what = f"{money(cash)} in cash goes to the Bank" if cash else "nothing in cash"
+    for prop in deeds:
+        s["properties"][prop].update(owner=None, mortgaged=False)
+    event(
+        s,
+        events,
+        "bankrupt",
+        f"{p['name']} is bankrupt to the Bank and out of the game: "
+        f"{what}; the deeds return unmortgaged and are auctioned; jail cards go back to "
+        "their decks.",
+        player=p["id"],
+    )
+    s["pending"]["auction_queue"] = s["pending"]["auction_queue"] + deeds
+
+
+def _to_a_player(s: dict, events: list, p: dict, creditor: str, deeds: list[str]) -> None:
+    cash, cards = p["cash"], list(p["jail_cards"])
+    p["cash"], p["jail_cards"] = 0, []
+    c_player = player(s, creditor)
+    c_player["cash"] += cash
+    c_player["jail_cards"] += cards
+    for prop in deeds:
+        s["properties"][prop]["owner"] = creditor
+    event(
+        s,
+        events,
+        "bankrupt",
+        f"{p['name']} is bankrupt and out of the game: "
+        f"{c_player['name']} receives {money(cash)}"
+        f"{', ' + names_of(deeds) + ' (mortgaged)' if deeds else ''}"
+        f"{' and the Get Out of Jail Free cards' if cards else ''}.",
+        player=p["id"],
+        creditor=creditor,
+    )
+
+
+def eliminate(s: dict, events: list, pid: str) -> None:
+    p = player(s, pid)
+    p.update(eliminated=True, in_jail=False, jail_attempts=0)
+    pending = s["pending"]
+    pending["rent_claims"] = [
+        cl for cl in pending["rent_claims"] if pid not in (cl["owner"], cl["payer"])
+    ]
+    pending["payments"] = [x for x in pending["payments"] if pid not in (x["from"], x["to"])]
+    for key in ("offer", "card", "dice"):
+        if pending[key] and pending[key]["player"] == pid:
+            pending[key] = None
+    a = pending["auction"]
+    if a and a["high_bidder"] == pid:
+        a["high_bid"], a["high_bidder"] = 0, None
+    drop_offers_of(s, events, pid)
+    if s["turn"]["first"] == pid:
+        s["turn"]["first"] = next_player(s, pid)
+    end_turn(s, pid)

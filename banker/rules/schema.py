@@ -1,0 +1,447 @@
+"""The one command schema: for each command type its fields, each able to read and check a value
+and to describe itself (a JSON-schema dict, from which banker/web/openapi.py builds each
+command's schema, so the document and the core cannot drift).
+
+`read(state, command)` checks a command's shape — types, ranges, unknown player, deed, deck or
+card ids, missing fields — and answers it with every field filled in (absent optional fields
+get their default). It raises BadCommand (400) and looks at nothing in the state but the list of
+player ids, so a malformed command is refused as such whatever the game's state; the rules
+(422) are asked only about well-formed ones.
+"""
+
+from __future__ import annotations
+
+from .board import CARDS, DECK_NAMES, DECKS, DEED_IDS
+from .errors import BadCommand
+
+MAX_AMOUNT = 1_000_000  # the bound on any amount in a command
+
+
+class Field:
+    """One field of a command. Subclasses check a value (`check`) and describe it."""
+
+    def __init__(self, name: str, required: bool = True, default=None, description: str = ""):
+        self.name, self.required, self.default, self.description = (
+            name,
+            required,
+            default,
+            description,
+        )
+
+    def read(self, state: dict, c: dict):
+        if self.name not in c:
+            if self.required:
+                raise BadCommand(f"The command needs the field '{self.name}'.", "missing_field")
+            return _copy(self.default)
+        return self.check(state, c[self.name], c)
+
+    def check(self, state: dict, value, c: dict):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def schema(self) -> dict:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def describe(self) -> dict:
+        d = self.schema()
+        if self.description:
+            d["description"] = self.description
+        return d
+
+
+def _copy(x):
+    return (
+        [_copy(v) for v in x]
+        if isinstance(x, list)
+        else ({k: _copy(v) for k, v in x.items()} if isinstance(x, dict) else x)
+    )
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+class Whole(Field):
+    """A whole number between lo and hi (0 refused when `nonzero` gives the sentence)."""
+
+    def __init__(self, name: str, lo: int, hi: int, nonzero: str = "", **kw):
+        super().__init__(name, **kw)
+        self.lo, self.hi, self.nonzero = lo, hi, nonzero
+
+    def check(self, state, value, c):
+        if not _is_int(value):
+            raise BadCommand(f"'{self.name}' must be a whole number.", "wrong_type")
+        if not self.lo <= value <= self.hi:
+            raise BadCommand(
+                f"'{self.name}' must be between {self.lo} and {self.hi}.", "out_of_range"
+            )
+        if self.nonzero and value == 0:
+            raise BadCommand(self.nonzero, "out_of_range")
+        return value
+
+    def schema(self):
+        return {"type": "integer", "minimum": self.lo, "maximum": self.hi}
+
+
+class Text(Field):
+    """A string of at most max_len characters; `blank` is the sentence refusing an empty one
+    (surrounding spaces trimmed), and then the trimmed string is the value."""
+
+    def __init__(self, name: str, max_len: int = 200, blank: str = "", **kw):
+        super().__init__(name, **kw)
+        self.max_len, self.blank = max_len, blank
+
+    def check(self, state, value, c):
+        if not isinstance(value, str):
+            raise BadCommand(f"'{self.name}' must be a string.", "wrong_type")
+        if len(value) > self.max_len:
+            raise BadCommand(
+                f"'{self.name}' is longer than {self.max_len} characters.", "out_of_range"
+            )
+        if self.blank:
+            value = value.strip()
+            if not value:
+                raise BadCommand(self.blank, "missing_field")
+        return value
+
+    def schema(self):
+        return {"type": "string", "maxLength": self.max_len}
+
+
+class PlayerId(Field):
+    """The id of one of this game's players (eliminated ones too: that is the rules' 422)."""
+
+    def check(self, state, value, c):
+        if not isinstance(value, str):
+            raise BadCommand(f"'{self.name}' must be a player id such as \"p1\".", "wrong_type")
+        if value not in {p["id"] for p in state["players"]}:
+            raise BadCommand(f"There is no player '{value[:40]}' in this game.", "unknown_player")
+        return value
+
+    def schema(self):
+        return {
+            "type": "string",
+            "pattern": "^p[1-6]$",
+            "description": "A player id: p1 to p6 in seating order.",
+            "example": "p1",
+        }
+
+
+def check_property(name: str, value) -> str:
+    if not isinstance(value, str):
+        raise BadCommand(f"'{name}' must be a property id such as \"boardwalk\".", "wrong_type")
+    if value not in DEED_IDS:
+        raise BadCommand(f"There is no property '{value[:40]}'.", "unknown_property")
+    return value
+
+
+PROPERTY_SCHEMA = {"type": "string", "enum": list(DEED_IDS)}
+DECK_SCHEMA = {"type": "string", "enum": list(DECKS)}
+
+
+class PropertyId(Field):
+    def check(self, state, value, c):
+        return check_property(self.name, value)
+
+    def schema(self):
+        return dict(PROPERTY_SCHEMA)
+
+
+def check_deck(name: str, value, message: str = "") -> str:
+    if value not in DECKS:
+        raise BadCommand(
+            message or f'\'{name}\' must be "chance" or "community_chest".', "unknown_deck"
+        )
+    return value
+
+
+class Deck(Field):
+    def check(self, state, value, c):
+        return check_deck(self.name, value)
+
+    def schema(self):
+        return dict(DECK_SCHEMA)
+
+
+class Card(Field):
+    """A card id of the deck named by the command's `deck` (read before it)."""
+
+    def check(self, state, value, c):
+        deck = c["deck"]
+        if not isinstance(value, str) or value not in CARDS[deck]:
+            raise BadCommand(
+                f"There is no card '{str(value)[:60]}' in {DECK_NAMES[deck]}.", "unknown_card"
+            )
+        return value
+
+    def schema(self):
+        return {"type": "string", "enum": sorted({i for deck in CARDS.values() for i in deck})}
+
+
+class Dice(Field):
+    def check(self, state, value, c):
+        if not isinstance(value, list) or len(value) != 2:
+            raise BadCommand("'dice' must be a list of two dice, such as [3, 4].", "wrong_type")
+        for d in value:
+            if not _is_int(d):
+                raise BadCommand("Each die must be a whole number from 1 to 6.", "wrong_type")
+            if not 1 <= d <= 6:
+                raise BadCommand("Each die shows a number from 1 to 6.", "out_of_range")
+        return list(value)
+
+    def schema(self):
+        die = {"type": "integer", "minimum": 1, "maximum": 6}
+        return {"type": "array", "items": die, "minItems": 2, "maxItems": 2, "example": [3, 4]}
+
+
+class OneOf(Field):
+    def __init__(self, name: str, values: tuple, **kw):
+        super().__init__(name, **kw)
+        self.values = values
+
+    def check(self, state, value, c):
+        if value not in self.values:
+            words = " or ".join(f'"{v}"' for v in self.values)
+            raise BadCommand(f"'{self.name}' must be {words}.", "wrong_value")
+        return value
+
+    def schema(self):
+        return {"type": "string", "enum": list(self.values)}
+
+
+def check_list(value, where: str, check_item) -> list:
+    if not isinstance(value, list):
+        raise BadCommand(f"'{where}' must be a list.", "wrong_type")
+    out = [check_item(x) for x in value]
+    if len(set(out)) != len(out):
+        raise BadCommand(f"'{where}' names the same item twice.", "wrong_value")
+    return out
+
+
+class PropertyList(Field):
+    """A list of distinct property ids (default: none)."""
+
+    def __init__(self, name: str, **kw):
+        super().__init__(name, required=False, default=[], **kw)
+
+    def check(self, state, value, c):
+        return check_list(value, self.name, lambda x: check_property(self.name, x))
+
+    def schema(self):
+        return {"type": "array", "items": dict(PROPERTY_SCHEMA), "uniqueItems": True}
+
+
+NOTHING = {"cash": 0, "properties": [], "jail_cards": []}
+
+
+class TradeSide(Field):
+    """What one side of a trade hands over: {"cash", "properties", "jail_cards"}."""
+
+    def __init__(self, name: str, **kw):
+        super().__init__(name, required=False, default=NOTHING, **kw)
+
+    def check(self, state, value, c):
+        key = self.name
+        if not isinstance(value, dict):
+            raise BadCommand(
+                f"'{key}' must be an object with cash, properties and jail_cards.", "wrong_type"
+            )
+        unknown = set(value) - set(NOTHING)
+        if unknown:
+            raise BadCommand(
+                f"'{key}' has an unknown field '{sorted(map(str, unknown))[0][:40]}'.",
+                "unknown_field",
+            )
+        cash = Whole("cash", 0, MAX_AMOUNT).check(state, value.get("cash", 0), value)
+        where = f"{key}.properties"
+        props = check_list(value.get("properties", []), where, lambda x: check_property(where, x))
+        where = f"{key}.jail_cards"
+        message = f'\'{where}\' holds decks: "chance" or "community_chest".'
+        cards = check_list(
+            value.get("jail_cards", []), where, lambda x: check_deck(where, x, message)
+        )
+        return {"cash": cash, "properties": props, "jail_cards": cards}
+
+    def schema(self):
+        return {
+            "type": "object",
+            "properties": {
+                "cash": {"type": "integer", "minimum": 0, "maximum": MAX_AMOUNT},
+                "properties": {
+                    "type": "array",
+                    "items": dict(PROPERTY_SCHEMA),
+                    "uniqueItems": True,
+                },
+                "jail_cards": {"type": "array", "items": dict(DECK_SCHEMA), "uniqueItems": True},
+            },
+            "description": "What one side of a trade hands over; every field defaults to nothing.",
+            "additionalProperties": False,
+        }
+
+
+class Command:
+    """One command type: what it records at the table, and its fields in reading order."""
+
+    def __init__(self, type_: str, description: str, *fields: Field):
+        self.type, self.description, self.fields = type_, description, fields
+
+    def read(self, state: dict, c: dict) -> dict:
+        out = {"type": self.type}
+        for f in self.fields:
+            out[f.name] = f.read(state, {**c, **out})
+        return out
+
+    def describe(self) -> dict:
+        return {
+            "type": "object",
+            "properties": {
+                "type": {"type": "string", "enum": [self.type]},
+                **{f.name: f.describe() for f in self.fields},
+            },
+            "required": ["type", *(f.name for f in self.fields if f.required)],
+            "description": self.description,
+        }
+
+
+def _trade_fields() -> tuple[Field, ...]:
+    return (
+        PlayerId("from"),
+        PlayerId("to"),
+        TradeSide("give"),
+        TradeSide("receive"),
+        PropertyList("unmortgage", description="Received mortgaged deeds lifted at once."),
+    )
+
+
+COMMANDS: dict[str, Command] = {
+    c.type: c
+    for c in (
+        Command("start", "After the opening rolls, who starts.", PlayerId("first")),
+        Command(
+            "roll",
+            "A roll of the real dice by the player whose turn it is (also a jail attempt).",
+            PlayerId("player"),
+            Dice("dice"),
+        ),
+        Command("buy", "The offered player buys at the printed price."),
+        Command("auction", "The offered property is declined; its auction opens."),
+        Command(
+            "bid",
+            "A bid in the open auction.",
+            PlayerId("player"),
+            Whole("amount", 1, MAX_AMOUNT),
+        ),
+        Command(
+            "close_auction",
+            "The highest bidder pays the Bank and takes the item; a building auction names "
+            "where the building goes.",
+            PropertyId("property", required=False),
+        ),
+        Command(
+            "draw_card",
+            "Which card was drawn from the pile the token landed on.",
+            Deck("deck"),
+            Card("card"),
+        ),
+        Command("rent_roll", "The fresh roll a utility rent needs.", Dice("dice")),
+        Command(
+            "claim_rent",
+            "The owner asks for an open rent claim; the payer pays.",
+            Text("claim", max_len=40),
+        ),
+        Command("pay_jail_fine", "Pay 50 at the start of a jailed turn.", PlayerId("player")),
+        Command(
+            "use_jail_card",
+            "Use a held Get Out of Jail Free card; it returns to its deck.",
+            PlayerId("player"),
+            Deck("deck"),
+        ),
+        Command(
+            "build",
+            "The owner buys the next building there (a house, or the hotel on four houses).",
+            PropertyId("property"),
+        ),
+        Command(
+            "sell_building",
+            "The owner sells one building there back to the Bank.",
+            PropertyId("property"),
+        ),
+        Command(
+            "building_auction",
+            "Several players want the last buildings: auction one.",
+            OneOf("kind", ("house", "hotel")),
+        ),
+        Command("mortgage", "Mortgage a deed.", PropertyId("property")),
+        Command("unmortgage", "Lift a deed's mortgage.", PropertyId("property")),
+        Command(
+            "trade", "An agreed deal; give and receive are seen from `from`.", *_trade_fields()
+        ),
+        Command(
+            "propose_trade",
+            "A deal offered by `from` to `to`, waiting for `to`'s answer (fields as trade).",
+            *_trade_fields(),
+        ),
+        Command(
+            "accept_trade",
+            "`to` agrees: the offer is carried out exactly as trade.",
+            Text("offer", max_len=40),
+        ),
+        Command(
+            "decline_trade",
+            "`to` says no, or `from` withdraws the offer.",
+            Text("offer", max_len=40),
+        ),
+        Command("pay_debt", "The debtor now has the cash and pays the debt."),
+        Command(
+            "bankrupt",
+            "The debtor cannot raise the debt: eliminated, assets go to the creditor.",
+            PlayerId("player"),
+            PropertyList("unmortgage", description="Deeds the creditor lifts at once."),
+        ),
+        Command("call_time", "Agreed-deadline variation: finish the round, then the game."),
+        Command(
+            "score_game",
+            "Agreed deadline, final round over, rent claims still open: score now (they lapse).",
+        ),
+        Command("stop", "Everyone agrees to stop early: the game ends unfinished, no winner."),
+        Command(
+            "adjust",
+            "A Banker's correction of a mistake found later.",
+            PlayerId("player"),
+            Whole(
+                "amount",
+                -MAX_AMOUNT,
+                MAX_AMOUNT,
+                nonzero="A correction of 0 changes nothing.",
+                description="Not 0; may not make the player's cash negative.",
+            ),
+            Text(
+                "reason",
+                blank="Give a reason for the correction.",
+                description="Required: not empty once surrounding spaces are trimmed.",
+            ),
+        ),
+        Command(
+            "move",
+            "Put a token where it really stands (no GO money, nothing resolved).",
+            PlayerId("player"),
+            Whole("position", 0, 39),
+            Text("reason", required=False),
+        ),
+        Command("undo", "Take back the latest command, back to the latest roll."),
+    )
+}
+
+
+def read(state: dict, command) -> dict:
+    """The command checked for shape and with its defaults filled in (BadCommand otherwise)."""
+    if not isinstance(command, dict):
+        raise BadCommand("A command is a JSON object with a 'type'.", "wrong_type")
+    kind = command.get("type")
+    if not isinstance(kind, str) or kind not in COMMANDS:
+        raise BadCommand(f"Unknown command type '{str(kind)[:40]}'.", "unknown_command")
+    return COMMANDS[kind].read(state, command)
+
+
+def describe(kind: str) -> dict:
+    """The JSON schema of one command type (OpenAPI 3.0 flavour)."""
+    return COMMANDS[kind].describe()

@@ -1,0 +1,111 @@
+"""No request answered 404 (or any error) and no console error on any page, in Chromium, while a
+game is played on the Banker's phone and followed on a player's (issue 10.5). The pages run
+under the real Content-Security-Policy, so an inline style or script would show here as a
+console error. The web app manifest is read by Chromium itself: no errors, its icons load."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+expect = pytest.importorskip("playwright.sync_api").expect
+
+
+class Watch:
+    """Every console error, uncaught exception and failed or >= 400 request of a context."""
+
+    def __init__(self, context):
+        self.problems: list[str] = []
+        context.on("page", self.page)
+        context.on("response", self.response)
+        context.on("requestfailed", lambda r: self.problems.append(f"failed: {r.url} {r.failure}"))
+
+    def page(self, page):
+        page.on("console", self.console)
+        page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
+
+    def console(self, message):
+        if message.type in ("error", "warning"):
+            self.problems.append(f"console {message.type}: {message.text} @ {page_of(message)}")
+
+    def response(self, response):
+        if response.status >= 400:
+            self.problems.append(f"{response.status}: {response.request.method} {response.url}")
+
+
+def page_of(message) -> str:
+    try:
+        return message.location.get("url", "")
+    except Exception:  # noqa: BLE001 - only for the report
+        return ""
+
+
+def test_playing_a_game_gives_no_404_and_no_console_error(live_server, phone, browser):
+    watch = Watch(phone)
+    page = phone.new_page()
+    watch.page(page)  # the first page was opened before the listener could see it
+    page.goto(live_server.url + "/")
+    for i, name in enumerate(["Ann", "Bob"], 1):
+        page.get_by_label(f"Player {i}", exact=False).fill(name)
+    page.get_by_role("button", name="Start the game").tap()
+    page.wait_for_url(re.compile(r"/games/\w+$"))
+    game_id = page.url.rsplit("/", 1)[1]
+    screen = page.locator("#screen")
+    page.get_by_role("button", name="Ann starts").tap()
+    expect(screen).to_have_attribute("data-version", "1")
+    # A purchase by the dice pad (htmx swaps), then every screen of the Banker's.
+    page.get_by_role("button", name="First die 1").tap()
+    page.get_by_role("button", name="Second die 2: record 1 and 2").tap()
+    expect(screen).to_have_attribute("data-version", "2")
+    page.get_by_role("button", name="Buy for 60").tap()
+    expect(screen).to_have_attribute("data-version", "3")
+    nav = page.get_by_role("navigation", name="Screens")
+    for name in ("Board", "History", "Trade", "Table"):
+        nav.get_by_role("link", name=name, exact=True).tap()
+        expect(nav.get_by_role("link", name=name, exact=True)).to_have_attribute(
+            "aria-current", "page"
+        )
+    page.goto(f"{live_server.url}/games/{game_id}/players/p1")
+    page.goto(f"{live_server.url}/games/{game_id}/pause")
+    page.goto(f"{live_server.url}/resume")
+    page.goto(f"{live_server.url}/games/{game_id}")
+
+    # A player's phone follows the game: its page updates by itself when the Banker records.
+    tokens = live_server.store.players(game_id)
+    token = next(p["token"] for p in tokens if p["id"] == "p2")
+    player = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    player_watch = Watch(player)
+    mine = player.new_page()
+    player_watch.page(mine)
+    mine.goto(f"{live_server.url}/join/{token}")
+    page.get_by_role("button", name="First die 2").tap()
+    page.get_by_role("button", name="Second die 3: record 2 and 3").tap()
+    expect(screen).to_have_attribute("data-version", "4")
+    expect(mine.locator("#player-view")).to_contain_text(
+        "Bob landed on Reading Railroad.", timeout=10_000
+    )
+
+    # The manifest, as Chromium reads it: no errors, installable (but for the test's own
+    # incognito profile), starting at the page it was added from, and its icons answer.
+    for p, path in ((page, f"/games/{game_id}"), (mine, f"/join/{token}")):
+        cdp = p.context.new_cdp_session(p)
+        manifest = cdp.send("Page.getAppManifest")
+        assert manifest["errors"] == [], manifest["errors"]
+        data = json.loads(manifest["data"])
+        assert data["start_url"] == path and data["display"] == "fullscreen"
+        assert data["theme_color"] == "#0b6b3a"
+        blocking = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+        assert [e["errorId"] for e in blocking] in ([], ["in-incognito"]), blocking
+        sizes = {i["sizes"] for i in data["icons"]}
+        assert {"192x192", "512x512"} <= sizes
+        for icon in data["icons"]:
+            assert p.request.get(live_server.url + icon["src"]).status == 200, icon
+    for url in ("/favicon.ico", "/static/apple-touch-icon.png"):
+        assert page.request.get(live_server.url + url).status == 200, url
+    page.wait_for_timeout(1500)  # a few of the player's polls
+    player.close()
+    assert watch.problems == [] and player_watch.problems == [], (
+        watch.problems + player_watch.problems
+    )

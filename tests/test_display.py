@@ -1,0 +1,291 @@
+"""The display (display_url), the story pages and the phone's Board (issue 16): routes, tokens,
+private_cash and the cheap 204 poll."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+from flask import render_template
+
+from banker import story as stories
+from banker.rules import public_state
+from banker.rules.board import SPACES
+from banker.web import stories as story_pages
+
+START = {"type": "start", "first": "p1"}
+
+
+def path_of(url: str) -> str:
+    return re.sub(r"^https?://[^/]+", "", url)
+
+
+def text_of(page: str) -> str:
+    """The visible text of a page, whitespace collapsed, soft hyphens taken out."""
+    page = re.sub(r"<(style|script|title)\b.*?</\1>", " ", page, flags=re.S)
+    text = html.unescape(re.sub(r"<[^>]+>", " ", page)).replace("\u00ad", "")
+    return " ".join(text.split())
+
+
+@pytest.fixture
+def shown(new_game, client):
+    """A started game of Ann and Bob; shown(path) -> (status, visible text)."""
+    g = new_game(["Ann", "Bob"])
+    g.ok(START)
+    g.display = path_of(g.created["display_url"])
+
+    def get(path: str):
+        r = client.get(path)
+        return r.status_code, text_of(r.get_data(as_text=True))
+
+    g.get = get
+    return g
+
+
+def test_the_display_names_every_space_as_printed(shown):
+    status, text = shown.get(shown.display)
+    assert status == 200
+    for space in SPACES:
+        name = "In Jail / Just Visiting" if space.index == 10 else space.name
+        assert name in text, name
+    assert "In Jail" in text and "Just Visiting" in text
+
+
+def test_the_display_shows_owners_buildings_mortgages_tokens_and_whose_turn(shown, client):
+    shown.ok({"type": "roll", "player": "p1", "dice": [1, 2]})  # Baltic Avenue
+    shown.ok({"type": "buy"})
+    page = client.get(shown.display).get_data(as_text=True)
+    baltic = page.split('id="space-3"')[1].split('id="space-4"')[0]
+    assert "Ann" in baltic and "owned seat-0" in page
+    shown.ok({"type": "mortgage", "property": "baltic-avenue"})
+    page = client.get(shown.display).get_data(as_text=True)
+    baltic = page.split('id="space-3"')[1].split('id="space-4"')[0]
+    assert "Mortgaged" in baltic
+    status, text = shown.get(shown.display)
+    assert "Turn: Bob" in text and "Bob rolls the dice." in text
+    assert "Ann mortgaged Baltic Avenue" in text
+
+
+def test_a_jailed_token_stands_in_jail_not_on_just_visiting(shown, client):
+    shown.ok({"type": "roll", "player": "p1", "dice": [4, 6]})  # Jail: just visiting
+    shown.ok({"type": "move", "player": "p2", "position": 20})
+    shown.ok({"type": "roll", "player": "p2", "dice": [4, 6]})  # Go to Jail
+    page = client.get(shown.display).get_data(as_text=True)
+    jail = page.split('class="jail-in"')[1].split('class="visiting"')[0]
+    visiting = page.split('class="visiting"')[1].split("</div>")[0]
+    assert "Bob" in jail and "Ann" not in jail
+    assert "Ann" in visiting and "Bob" not in visiting
+
+
+def test_an_open_auction_and_a_rent_claim_show_in_the_centre(shown, client):
+    shown.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
+    shown.ok({"type": "auction"})
+    shown.ok({"type": "bid", "player": "p2", "amount": 40})
+    status, text = shown.get(shown.display)
+    assert "Auction: Baltic Avenue" in text and "High bid 40 by Bob" in text
+    shown.ok({"type": "close_auction"})
+    shown.ok({"type": "roll", "player": "p2", "dice": [1, 2]})  # Bob on his own Baltic
+    shown.ok({"type": "move", "player": "p1", "position": 1})
+    shown.ok({"type": "roll", "player": "p1", "dice": [1, 1]})  # Ann lands on Baltic
+    status, text = shown.get(shown.display)
+    assert "Rent to ask for" in text
+    assert "Bob may ask Ann for 4 rent on Baltic Avenue." in text
+
+
+def test_the_display_poll_answers_204_while_nothing_changed(shown, client):
+    version = shown.state()["version"]
+    r = client.get(f"{shown.display}/version?v={version}")
+    assert r.status_code == 204 and r.data == b""
+    shown.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
+    r = client.get(f"{shown.display}/version?v={version}")
+    assert r.status_code == 200
+    body = r.get_data(as_text=True)
+    assert body.lstrip().startswith("{#") is False and 'id="display"' in body
+    assert f'data-version="{version + 1}"' in body
+    assert "Ann may buy Baltic Avenue for 60" in text_of(body)
+    assert r.headers["Cache-Control"] == "private, no-store"
+
+
+def test_an_unknown_display_token_answers_a_sentence(client):
+    for path in ("/display/nope", "/display/nope/version?v=1", "/display/nope/story"):
+        r = client.get(path)
+        assert r.status_code == 404
+        assert "This display link does not work" in text_of(r.get_data(as_text=True))
+
+
+def test_a_replaced_display_token_says_so_and_the_new_one_works(shown, client):
+    r = client.post(
+        f"/api/v1/games/{shown.id}/tokens", headers=shown.auth(), json={"for": "display"}
+    )
+    assert r.status_code == 201
+    new = path_of(r.get_json()["url"])
+    old = client.get(shown.display)
+    assert old.status_code == 403
+    assert "the Banker made a new one" in text_of(old.get_data(as_text=True))
+    assert client.get(f"{shown.display}/version?v=0").status_code == 403
+    assert client.get(new).status_code == 200
+
+
+def test_the_display_can_change_nothing(shown, client):
+    token = shown.display.rsplit("/", 1)[1]
+    before = shown.state()
+    r = shown.post({"type": "roll", "player": "p1", "dice": [1, 2]}, token=token)
+    assert r.status_code == 403
+    assert client.post(shown.display).status_code == 405
+    assert shown.state() == before
+
+
+def test_with_private_cash_the_display_shows_no_ones_cash(new_game, client):
+    g = new_game(["Ann", "Bob"], options={"private_cash": True})
+    g.ok(START)
+    g.ok({"type": "adjust", "player": "p1", "amount": 1234, "reason": "test"})
+    page = text_of(client.get(path_of(g.created["display_url"])).get_data(as_text=True))
+    assert "2,734" not in page and "1,500" not in page
+    assert "Cash is private in this game." in page
+    story = client.get(path_of(g.created["display_url"]) + "/story")
+    assert story.status_code == 200
+    text = text_of(story.get_data(as_text=True))
+    assert "2,734" not in text and "1,500" not in text
+
+
+def test_without_private_cash_the_display_shows_everyones_cash(shown, client):
+    shown.ok({"type": "adjust", "player": "p1", "amount": 1234, "reason": "test"})
+    status, text = shown.get(shown.display)
+    assert "2,734" in text and "1,500" in text
+
+
+def test_the_story_pages_answer_to_their_own_tokens(shown, client):
+    shown.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
+    shown.ok({"type": "buy"})
+    status, text = shown.get(shown.display + "/story")
+    assert status == 200 and "Net worth over the game" in text
+    assert client.get(f"/games/{shown.id}/story").status_code == 403
+    client.get(f"/games/{shown.id}?token={shown.banker_token}")  # the Banker's cookie
+    status, text = shown.get(f"/games/{shown.id}/story")
+    assert status == 200 and "Standings" in text
+    status, text = shown.get(f"/join/{shown.tokens['p1']}/story")
+    assert status == 200 and "Rent collected per deed" in text
+    assert client.get("/join/nope/story").status_code == 404
+
+
+def test_a_players_page_shows_their_line_among_the_others(shown, client):
+    page = client.get(f"/join/{shown.tokens['p2']}").get_data(as_text=True)
+    assert "How the game went" in page
+    assert (
+        'class="line seat-1 mine"' in page
+        and 'class="line seat-0 other"' in page
+        or ("seat-1 mine dot" in page)
+    )
+
+
+def test_the_bankers_table_offers_the_big_screen(shown, client):
+    client.get(f"/games/{shown.id}?token={shown.banker_token}")
+    page = client.get(f"/games/{shown.id}").get_data(as_text=True)
+    assert "Show on a big screen" in page
+    assert shown.created["display_url"] in page
+    assert '<svg class="qr"' in page.split("Show on a big screen")[1]
+
+
+def test_the_phone_board_lists_every_space_with_each_deeds_card(shown, client):
+    shown.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
+    shown.ok({"type": "buy"})
+    client.get(f"/games/{shown.id}?token={shown.banker_token}")
+    page = client.get(f"/games/{shown.id}/board").get_data(as_text=True)
+    text = text_of(page)
+    for space in SPACES:
+        assert f'id="space-{space.index}"' in page
+    assert page.count('<details id="deed-') == 28
+    card = text_of(page.split('id="deed-baltic-avenue"')[1].split("</details>")[0])
+    assert "Owner Ann" in card and "With hotel 450" in card and "Rent now 4" in card
+    assert "Not mortgaged (the Bank lends 30)" in card
+    assert "From GO to Jail" in text and "Ann : Baltic Avenue" in text
+
+
+def test_the_story_of_a_game_won_by_bankruptcy(new_game, client):
+    g = new_game(["Ann", "Bob"])
+    g.ok(START)
+    g.ok({"type": "roll", "player": "p1", "dice": [1, 2]})  # Baltic Avenue
+    g.ok({"type": "buy"})
+    g.ok({"type": "adjust", "player": "p2", "amount": -1500, "reason": "test"})
+    g.ok({"type": "roll", "player": "p2", "dice": [1, 3]})  # Income Tax: a debt of 200
+    g.ok({"type": "bankrupt", "player": "p2"})
+    assert g.state()["status"] == "finished"
+    text = text_of(client.get(path_of(g.created["display_url"]) + "/story").get_data(as_text=True))
+    assert "The game is over" in text and "Ann won: the last player standing." in text
+    standings = text.split("Standings")[1].split("Net worth over the game")[0]
+    assert standings.index("Ann") < standings.index("Bob (out)")
+    assert "Rounds 1 Turns 2" in text
+
+
+def test_the_story_of_a_game_scored_at_the_deadline(new_game, client):
+    g = new_game(["Ann", "Bob"], options={"deadline": True})
+    g.ok(START)
+    g.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
+    g.ok({"type": "buy"})
+    g.ok({"type": "roll", "player": "p2", "dice": [2, 3]})
+    g.ok({"type": "buy"})
+    g.ok({"type": "call_time"})
+    state = g.state()
+    assert state["status"] == "finished" and state["scores"] == {"p1": 1500, "p2": 1500}
+    text = text_of(client.get(path_of(g.created["display_url"]) + "/story").get_data(as_text=True))
+    assert "Scored at the agreed deadline: Ann and Bob share the win." in text
+    assert "Score" in text.split("Standings")[1]
+
+
+def test_the_story_of_a_stopped_game_says_it_is_unfinished(new_game, client):
+    g = new_game(["Ann", "Bob"])
+    g.ok(START)
+    g.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
+    g.ok({"type": "buy"})
+    g.ok({"type": "adjust", "player": "p2", "amount": 100, "reason": "test"})
+    g.ok({"type": "stop"})
+    assert g.state()["status"] == "unfinished"
+    display = path_of(g.created["display_url"])
+    text = text_of(client.get(display + "/story").get_data(as_text=True))
+    assert "The game was stopped before the end" in text
+    assert "Everyone agreed to stop: no winner." in text
+    standings = text.split("Standings")[1].split("Net worth over the game")[0]
+    assert standings.index("Bob") < standings.index("Ann")  # 1,600 against 1,440 + 60
+    assert "The game was stopped before the end: no winner." in text_of(
+        client.get(display).get_data(as_text=True)
+    )
+
+
+def test_the_story_page_renders_from_a_built_story_alone(app, store):
+    game_id = store.create_game("g0009", ["Ann", "Bob"], {})["game_id"]
+    store.execute(game_id, START)
+    state = {**public_state(store.state(game_id)), "status": "unfinished"}
+    story = stories.build(store.story_events(game_id), {}, state)
+    assert story["rounds"][-1]["label"] == "Start"
+    with app.test_request_context():
+        page = render_template(
+            "story/page.html",
+            back=None,
+            **story_pages.context(stories.for_viewer(story, "banker")),
+        )
+    assert "Everyone agreed to stop: no winner." in text_of(page)
+
+
+def test_tokens_show_a_first_letter_or_two_where_players_share_one():
+    from banker.web.board import initials
+
+    state = {
+        "players": [
+            {"id": "p1", "name": "Ann"},
+            {"id": "p2", "name": "alice"},
+            {"id": "p3", "name": "Bob"},
+            {"id": "p4", "name": "Anna"},
+        ]
+    }
+    assert initials(state) == {"p1": "1", "p2": "Al", "p3": "B", "p4": "4"}
+
+
+def test_with_private_cash_the_displays_events_do_not_tell_a_debtors_cash(new_game, client):
+    g = new_game(["Ann", "Bob"], options={"private_cash": True})
+    g.ok(START)
+    g.ok({"type": "adjust", "player": "p1", "amount": -1377, "reason": "test"})  # Ann has 123
+    answer = g.ok({"type": "roll", "player": "p1", "dice": [1, 3]})  # Income Tax: 200
+    assert any("with 123 in cash" in e["text"] for e in answer["events"])
+    text = text_of(client.get(path_of(g.created["display_url"])).get_data(as_text=True))
+    assert "Ann cannot pay 200 to the Bank" in text and "123" not in text
