@@ -103,12 +103,12 @@ def serve(args: argparse.Namespace) -> None:
     from banker.web import create_app
     from banker.web.qr import print_qr
 
+    config = {"DATABASE": str(args.db), "PUBLIC_URL": args.public_url}
+    app = _guarded(str(args.db), lambda: create_app(config))
     try:  # held until this process ends (issue 12)
         _guarded(str(args.db), lambda: hold_database(args.db))
     except AlreadyServed as e:
         raise Fatal(str(e)) from None
-    config = {"DATABASE": str(args.db), "PUBLIC_URL": args.public_url}
-    app = _guarded(str(args.db), lambda: create_app(config))
     server = listen(app, args.host, args.port, args.threads)
     everywhere = args.host in ("0.0.0.0", "", "::")
     host = lan_address() if everywhere else args.host

@@ -898,32 +898,19 @@ class Store:
         except snapshots.SnapshotError as e:
             raise SnapshotRefused(e.status, e.code, e.message) from None
 
+        commands, events = _log_rows(game_id, checked)
+
         def log(db: sqlite_utils.Database) -> None:
-            db["commands"].insert_all(
-                {
-                    "game_id": game_id,
-                    "version": c["version"],
-                    "command": _dumps(c["command"]),
-                    "idempotency_key": None,  # keys belong to the game they were sent to
-                    # Answers are kept only for keyed commands; the story's states stay.
-                    "response": _dumps(c["story"]) if c["story"] else NO_ANSWER,
-                    "at": c["at"],
-                }
-                for c in checked.commands
+            # Rows made before the write lock is taken: the lock is held only to insert them.
+            db.conn.executemany(
+                "insert into commands (game_id, version, command, idempotency_key, response, at)"
+                " values (?, ?, ?, null, ?, ?)",
+                commands,
             )
-            db["events"].insert_all(
-                {
-                    "game_id": game_id,
-                    "seq": e["seq"],
-                    "version": c["version"],
-                    "type": e["type"],
-                    "text": e["text"],
-                    "data": _dumps({k: v for k, v in e.items() if k not in _EVENT_COLUMNS}),
-                    "at": checked.events_at[e["seq"]],
-                    "undone": int(e["seq"] in checked.undone),
-                }
-                for c in checked.commands
-                for e in c["events"]
+            db.conn.executemany(
+                "insert into events (game_id, seq, version, type, text, data, at, undone)"
+                " values (?, ?, ?, ?, ?, ?, ?, ?)",
+                events,
             )
 
         return self._add_game(
@@ -970,6 +957,37 @@ _EVENT_COLUMNS = {"seq", "type", "text"}
 
 NO_ANSWER = ""  # the `response` of a command sent without an Idempotency-Key: nothing to repeat
 KEPT_ANSWERS = 300  # the answers kept per game, for the latest keyed commands
+
+
+def _log_rows(game_id: str, checked) -> tuple[list[tuple], list[tuple]]:
+    """The commands and events rows of an imported game. Keys belong to the game they were sent
+    to, and answers are kept only for keyed commands: an imported command keeps none, only,
+    before a roll, the players and deeds the story reads."""
+    commands = [
+        (
+            game_id,
+            c["version"],
+            _dumps(c["command"]),
+            _dumps(c["story"]) if c["story"] else NO_ANSWER,
+            c["at"],
+        )
+        for c in checked.commands
+    ]
+    events = [
+        (
+            game_id,
+            e["seq"],
+            c["version"],
+            e["type"],
+            e["text"],
+            _dumps({k: v for k, v in e.items() if k not in _EVENT_COLUMNS}),
+            checked.events_at[e["seq"]],
+            int(e["seq"] in checked.undone),
+        )
+        for c in checked.commands
+        for e in c["events"]
+    ]
+    return commands, events
 
 
 def _forget_old_answers(db: sqlite_utils.Database, game_id: str) -> None:
