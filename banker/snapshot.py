@@ -511,6 +511,17 @@ def _bounded_replay(state: dict, commands: list, events: list) -> tuple[list[dic
 
 
 def _story(state: dict) -> dict:
-    """The players and deeds of a state (what the story of a game reads at a round's start)."""
-    public = rules.public_state(state)
-    return {"state": {"players": public["players"], "properties": public["properties"]}}
+    """What the story of a game reads of a state at a round's start (see story_of)."""
+    return story_of(rules.public_state(state))
+
+
+def story_of(public: dict) -> dict:
+    """The least of a public state that the story's net worths read: each player's cash and
+    the owned deeds with their mortgage and buildings (about 1 KB; the whole state is 4 KB)."""
+    props = {
+        deed: {k: st[k] for k in ("owner", "mortgaged", "houses", "hotel")}
+        for deed, st in public["properties"].items()
+        if st["owner"] is not None
+    }
+    players = [{"id": p["id"], "cash": p["cash"]} for p in public["players"]]
+    return {"state": {"players": players, "properties": props}}

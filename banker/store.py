@@ -994,27 +994,30 @@ def _forget_old_answers(db: sqlite_utils.Database, game_id: str) -> None:
     """Keep the answers (and keys) of only the game's latest KEPT_ANSWERS keyed commands: a
     retry comes seconds after its command, and a long game's log stays proportional to its
     events. A forgotten key is new again (a client never reuses one after minutes). An answer
-    whose state the story reads (the state just before a roll, see states_at) keeps only that:
-    the players and the deeds."""
-    db.execute(
-        "update commands set idempotency_key = null, response = case when exists ("
-        "  select 1 from commands n where n.game_id = commands.game_id"
-        "  and n.version = commands.version + 1 and json_extract(n.command, '$.type') = 'roll')"
-        " then json_object('state', json_object("
-        "  'players', json(json_extract(response, '$.state.players')),"
-        "  'properties', json(json_extract(response, '$.state.properties'))))"
-        " else ? end "
-        "where game_id = ? and idempotency_key is not null and version <= ("
+    whose state the story reads (the state just before a roll, see states_at) keeps only what
+    the story reads of it (snapshot.story_of)."""
+    rows = db.execute(
+        "select version, response, exists (select 1 from commands n where n.game_id = ? "
+        "  and n.version = c.version + 1 and json_extract(n.command, '$.type') = 'roll') "
+        "from commands c where game_id = ? and idempotency_key is not null and version <= ("
         "  select version from commands where game_id = ? and idempotency_key is not null"
         "  order by version desc limit 1 offset ?)",
-        [NO_ANSWER, game_id, game_id, KEPT_ANSWERS],
-    )
+        [game_id, game_id, game_id, KEPT_ANSWERS],
+    ).fetchall()
+    for version, response, before_roll in rows:
+        kept = NO_ANSWER
+        if before_roll and response:
+            kept = _dumps(snapshots.story_of(json.loads(response)["state"]))
+        db.execute(
+            "update commands set idempotency_key = null, response = ? "
+            "where game_id = ? and version = ?",
+            [kept, game_id, version],
+        )
 
 
 def story_state(state: dict) -> str:
-    """What the story keeps of the state just before a roll: the players and the deeds."""
-    public = rules.public_state(state)
-    return _dumps({"state": {"players": public["players"], "properties": public["properties"]}})
+    """What the story keeps of the state just before a roll (snapshot.story_of)."""
+    return _dumps(snapshots.story_of(rules.public_state(state)))
 
 
 def _keep_story_state(db: sqlite_utils.Database, game_id: str, before: dict) -> None:

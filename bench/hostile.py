@@ -37,13 +37,18 @@ from bench.bot import Bot  # noqa: E402
 NAMES = ["Ann", "Bob", "Cat", "Dan"]
 
 
-def played_store(db: Path, events: int, seed: int = 1) -> tuple[Store, str, int]:
-    """A store holding one game played by the bot until `events` events: (store, id, commands)."""
+def played_store(
+    db: Path, events: int, seed: int = 1, keyed: bool = False
+) -> tuple[Store, str, int]:
+    """A store holding one game played by the bot until `events` events: (store, id, commands).
+    `keyed`: every command carries an Idempotency-Key (as the Banker's pages send them)."""
     store = Store(db)
     game_id = store.create_game("g0009", NAMES, None)["game_id"]
     bot, made, commands = Bot(seed), 0, 0
     while made < events:
-        answer = store.execute(game_id, bot.next_command(public_state(store.state(game_id))))
+        command = bot.next_command(public_state(store.state(game_id)))
+        key = f"k{commands}" if keyed else None
+        answer = store.execute(game_id, command, idempotency_key=key)
         made += len(answer.body["events"])
         commands += 1
     return store, game_id, commands
@@ -150,12 +155,12 @@ def import_cost(doc: dict) -> dict:
     }
 
 
-def bytes_per_command(events: int = 5000) -> tuple[float, int]:
-    """Database bytes per stored command of a long game (played without keys, as the pages and
-    most API clients do), after a VACUUM: (bytes per command, commands)."""
+def bytes_per_command(events: int = 5000, keyed: bool = False) -> tuple[float, int]:
+    """Database bytes per stored command of a long game, after a VACUUM: (bytes per command,
+    commands). `keyed`: every command sent with an Idempotency-Key."""
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "long.db"
-        store, _, commands = played_store(db, events)
+        store, _, commands = played_store(db, events, keyed=keyed)
         empty_db = Path(tmp) / "empty.db"
         Store(empty_db).close()
         store._db().execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -209,7 +214,9 @@ def rows() -> list[tuple[str, str, str]]:
         )
     )
     per, commands = bytes_per_command()
-    out.append((f"bytes stored per command ({commands:,} commands)", "", f"{per:,.0f} B"))
+    out.append((f"bytes stored per command, no keys ({commands:,})", "", f"{per:,.0f} B"))
+    per, commands = bytes_per_command(keyed=True)
+    out.append((f"bytes stored per command, all keyed ({commands:,})", "", f"{per:,.0f} B"))
     created, refused = creates_per_minute()
     out.append(("games created per minute, one address", "30", f"{created} ({refused} got 429)"))
     return out

@@ -254,9 +254,9 @@ def test_odd_digits_in_every_query_and_form_field_answer_a_sentence_never_500(cl
         assert r.status_code < 500, url
     client.set_cookie(f"banker_{g.id}", g.banker_token, path=f"/games/{g.id}")
     forms = [
-        {"type": "trade", "from": "p1", "to": "p2", "give_properties": "baltic",
+        {"type": "trade", "from": "p1", "to": "p2", "give_properties": "baltic-avenue",
          "receive_cash": "1", "expected_version": value},
-        {"type": "trade", "from": "p1", "to": "p2", "give_properties": "baltic",
+        {"type": "trade", "from": "p1", "to": "p2", "give_properties": "baltic-avenue",
          "receive_cash": value},
         {"type": "trade", "from": "p1", "to": "p2", "give_cash": value, "receive_cash": "1"},
         {"type": "adjust", "player": "p1", "amount": value, "reason": "x"},
@@ -329,3 +329,30 @@ def test_names_are_kept_normalised_nfc_and_trimmed():
     assert normalised_names(["  Zoe\u0301  ", "Bob  Lee"]) == ["Zoé", "Bob Lee"]
     with pytest.raises(BadCommand):
         normalised_names(["Zoé", "Zoe\u0301"])  # the same name, composed two ways
+
+
+def test_the_story_still_reads_each_rounds_start_after_answers_are_forgotten(
+    app, client, monkeypatch
+):
+    monkeypatch.setattr(store_module, "KEPT_ANSWERS", 2)
+    g = new_game(client, ("Ann", "Bob"))
+    plays = [
+        ({"type": "start", "first": "p1"}, None),
+        ({"type": "roll", "player": "p1", "dice": [1, 2]}, "a"),  # Baltic
+        ({"type": "buy"}, "b"),
+        ({"type": "roll", "player": "p2", "dice": [4, 6]}, None),  # Just Visiting
+        ({"type": "adjust", "player": "p2", "amount": 7, "reason": "x"}, "c"),
+        ({"type": "roll", "player": "p1", "dice": [1, 3]}, "d"),
+        ({"type": "adjust", "player": "p1", "amount": 1, "reason": "x"}, "e"),
+        ({"type": "adjust", "player": "p1", "amount": 1, "reason": "x"}, "f"),
+    ]
+    for command, key in plays:
+        g.ok(command, headers={"Idempotency-Key": key} if key else {})
+    store = app.extensions["banker.store"]
+    states = store.states_at(g.id, [1, 3, 5])  # just before each roll
+    assert sorted(states) == [1, 3, 5]
+    assert states[3]["players"] == [{"id": "p1", "cash": 1440}, {"id": "p2", "cash": 1500}]
+    assert states[3]["properties"] == {
+        "baltic-avenue": {"owner": "p1", "mortgaged": False, "houses": 0, "hotel": False}
+    }
+    assert states[5]["players"][1]["cash"] == 1507
