@@ -6,6 +6,7 @@ it). So, before a game is made (`POST /api/v1/games`, `/api/v1/games/import`, th
 Start form and Resume from file):
 - at most CREATES_PER_MINUTE per client address in any minute (429 with Retry-After);
   requests from the machine itself (loopback) are not counted unless LIMIT_LOOPBACK is set;
+  behind a reverse proxy on this machine the address is the last of X-Forwarded-For;
 - at most MAX_GAMES games stored (503) and a database of at most MAX_DB_BYTES (507): the
   Banker's existing games go on, only new ones are refused;
 - at most IMPORTS_AT_ONCE imports replaying at the same time (503 with Retry-After): a replay
@@ -171,9 +172,21 @@ def _not_text(e: UnicodeEncodeError):
     return _refuse(400, "bad_text", NOT_TEXT)
 
 
+def client_address() -> str:
+    """The client's address: the socket's, or behind a reverse proxy on this machine (a
+    loopback peer that sends X-Forwarded-For) the address the proxy appended last."""
+    address = request.remote_addr or ""
+    forwarded = request.headers.get("X-Forwarded-For", "")
+    if forwarded and _is_loopback(address):
+        last = forwarded.rsplit(",", 1)[-1].strip()
+        if last:
+            return last[:64]
+    return address
+
+
 def _creation_refusal():
     config = current_app.config
-    address = request.remote_addr or ""
+    address = client_address()
     if config["LIMIT_LOOPBACK"] or not _is_loopback(address):
         wait = current_app.extensions["banker.limiter"].wait(address)
         if wait:
