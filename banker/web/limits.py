@@ -223,7 +223,7 @@ def _creation_refusal():
 def _import_refusal():
     if request.endpoint not in IMPORTING:
         return None
-    if not current_app.extensions["banker.imports"].acquire(timeout=1.0):
+    if not current_app.extensions["banker.imports"].acquire(timeout=0.2):
         return _refuse(
             503,
             "busy",
