@@ -186,7 +186,11 @@ def post_command(game_id: str):
     expected_version = command.pop("expected_version", _ABSENT)
     if expected_version is _ABSENT:
         expected_version = None
-    elif not isinstance(expected_version, int) or isinstance(expected_version, bool):
+    elif (
+        not isinstance(expected_version, int)
+        or isinstance(expected_version, bool)
+        or not 0 <= expected_version <= 10**12  # not 4,300 digits echoed back (issue 12)
+    ):
         raise ApiError(400, "wrong_type", "'expected_version' must be a whole number.")
     key = request.headers.get("Idempotency-Key")
     if key is not None and not 1 <= len(key) <= MAX_IDEMPOTENCY_KEY:
