@@ -1,0 +1,64 @@
+"""The only package that touches SQLite (through sqlite-utils): each game's command and event
+log plus its current state.
+
+- `database`: the SQLite file, a connection per thread, transactions, migrations, backup;
+- `tokens`: the token index (who a token is, new links, look-ups from memory);
+- `service`: the game service (create, execute, import, answer), `Store` itself;
+- `reads`: the log read back (events, games list, the story's rows, snapshots);
+- `log`: the rows a command writes, and what the story keeps of a round's start;
+- `errors`: the store's refusals (status, code, message).
+"""
+
+from __future__ import annotations
+
+import time  # noqa: F401  (tests pin time.monotonic through this module)
+
+from banker.store.database import (
+    SCHEMA_VERSION,
+    backup,
+    default_database_path,
+    dumps,
+    migrate,
+    utc_now,
+)
+from banker.store.errors import (
+    DiskFull,
+    GameNotFound,
+    PlayerNotFound,
+    SchemaTooNew,
+    SnapshotRefused,
+    StoreError,
+    UnknownSeat,
+    VersionConflict,
+)
+from banker.store.log import NO_ANSWER, story_state
+from banker.store.service import FOLLOWING_SECONDS, Answer, Store
+from banker.store.tokens import key_scope, new_secret, same_token
+
+KEPT_ANSWERS = 300  # the answers kept per game, for the latest keyed commands
+
+__all__ = [
+    "FOLLOWING_SECONDS",
+    "KEPT_ANSWERS",
+    "NO_ANSWER",
+    "SCHEMA_VERSION",
+    "Answer",
+    "DiskFull",
+    "GameNotFound",
+    "PlayerNotFound",
+    "SchemaTooNew",
+    "SnapshotRefused",
+    "Store",
+    "StoreError",
+    "UnknownSeat",
+    "VersionConflict",
+    "backup",
+    "default_database_path",
+    "dumps",
+    "key_scope",
+    "migrate",
+    "new_secret",
+    "same_token",
+    "story_state",
+    "utc_now",
+]

@@ -1,0 +1,225 @@
+"""The database: one SQLite file in WAL mode with `synchronous=FULL` (an acknowledged command
+is on disk), a connection per thread, one write transaction per command, the tables'
+migrations and an online backup."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sqlite3
+import threading
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import sqlite_utils
+
+from banker.store.errors import DiskFull, SchemaTooNew, is_disk_full
+
+# The database layout's version (PRAGMA user_version); raise it with any change a previous
+# banker could not read, so that one refuses the file instead of damaging it.
+SCHEMA_VERSION = 1
+
+
+def default_database_path() -> Path:
+    """$BANKER_DB, else banker.db in the user's data folder ($XDG_DATA_HOME or ~/.local/share)."""
+    if os.environ.get("BANKER_DB"):
+        return Path(os.environ["BANKER_DB"])
+    data_home = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(data_home) / "banker" / "banker.db"
+
+
+def utc_now() -> str:
+    """The current time as an ISO 8601 UTC timestamp with milliseconds."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def dumps(value) -> str:
+    """Compact JSON, as stored."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+class Database:
+    """One SQLite file: a connection per thread, write transactions, the schema's version."""
+
+    def __init__(self, path: str | Path):
+        self.path = str(path)
+        self._local = threading.local()
+        self._connections: list[sqlite3.Connection] = []
+        self._connections_lock = threading.Lock()
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        db = self._db()
+        found = db.execute("PRAGMA user_version").fetchone()[0]
+        if found > SCHEMA_VERSION:  # written by a newer banker: change nothing in it
+            raise SchemaTooNew(
+                f"The database {self.path} was written by a newer banker (schema version "
+                f"{found}; this banker knows up to {SCHEMA_VERSION}): upgrade banker to use it."
+            )
+        db.enable_wal()
+        migrate(db)
+        if found < SCHEMA_VERSION:
+            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+    def _db(self) -> sqlite_utils.Database:
+        """This thread's connection (SQLite connections must not be shared mid-transaction)."""
+        db = getattr(self._local, "db", None)
+        if db is None:
+            # check_same_thread=False only so that close() may close it from another thread.
+            conn = sqlite3.connect(self.path, timeout=10, check_same_thread=False)
+            conn.execute("PRAGMA synchronous=FULL")  # an acknowledged command survives a crash
+            conn.execute("PRAGMA foreign_keys=ON")
+            db = sqlite_utils.Database(conn)
+            self._local.db = db
+            with self._connections_lock:
+                self._connections.append(conn)
+        return db
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[sqlite_utils.Database]:
+        """One write transaction, committed at the end or rolled back on any exception."""
+        db = self._db()
+        # IMMEDIATE takes the write lock up front: a deferred transaction that read first could
+        # fail to upgrade with SQLITE_BUSY when another thread wrote to another game meanwhile.
+        db.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield db
+            db.conn.commit()  # inside: a commit that fails (disk full) is rolled back too
+        except BaseException as e:
+            db.conn.rollback()
+            if is_disk_full(e):
+                raise DiskFull() from None
+            raise
+
+    def _one(self, sql: str, params=()) -> dict | None:
+        """The first row of a query as a dict, or None."""
+        return next(iter(self._db().query(sql, params)), None)
+
+    def close(self) -> None:
+        """Close every connection this store opened."""
+        with self._connections_lock:
+            for conn in self._connections:
+                conn.close()
+            self._connections.clear()
+        self._local = threading.local()
+
+
+def migrate(db: sqlite_utils.Database) -> None:
+    """Create the tables and indexes; safe to run any number of times."""
+    db["games"].create(
+        {
+            "id": str,
+            "edition": str,
+            "names": str,
+            "options": str,
+            "banker_token": str,
+            "version": int,
+            "state": str,
+            "created_at": str,
+        },
+        pk="id",
+        not_null={"edition", "names", "options", "banker_token", "version", "state"},
+        if_not_exists=True,
+    )
+    db["player_tokens"].create(
+        {"token": str, "game_id": str, "player_id": str, "revoked": int},
+        pk="token",
+        not_null={"game_id", "player_id", "revoked"},
+        defaults={"revoked": 0},
+        foreign_keys=[("game_id", "games", "id")],
+        if_not_exists=True,
+    )
+    _create_log_tables(db)
+    db["player_tokens"].create_index(["game_id"], if_not_exists=True)
+    # The display's token (games created before it get one when first loaded).
+    if "display_token" not in db["games"].columns_dict:
+        db["games"].add_column("display_token", str)
+    db["games"].create_index(["display_token"], if_not_exists=True)
+    # Banker and display tokens replaced by new links (players' stay in player_tokens).
+    db["revoked_tokens"].create(
+        {"token": str, "game_id": str, "seat": str},
+        pk="token",
+        not_null={"game_id", "seat"},
+        foreign_keys=[("game_id", "games", "id")],
+        if_not_exists=True,
+    )
+    # Idempotency keys are scoped to a game and a token (key_scope(token); "" for the pages'
+    # own keys and for keys stored before scopes existed). SQLite lets many rows have a NULL key.
+    if "key_scope" not in db["commands"].columns_dict:
+        db["commands"].add_column("key_scope", str, not_null_default="")
+    db.execute("drop index if exists commands_idempotency_key")
+    db["commands"].create_index(
+        ["game_id", "key_scope", "idempotency_key"],
+        index_name="commands_scoped_idempotency_key",
+        unique=True,
+        if_not_exists=True,
+    )
+
+
+def _create_log_tables(db: sqlite_utils.Database) -> None:
+    """The append-only log: commands (with answers for keyed ones) and their events."""
+    db["commands"].create(
+        {
+            "game_id": str,
+            "version": int,
+            "command": str,
+            "idempotency_key": str,
+            "response": str,
+            "at": str,
+        },
+        pk=("game_id", "version"),
+        not_null={"command", "response", "at"},
+        foreign_keys=[("game_id", "games", "id")],
+        if_not_exists=True,
+    )
+    db["events"].create(
+        {
+            "game_id": str,
+            "seq": int,
+            "version": int,
+            "type": str,
+            "text": str,
+            "data": str,
+            "at": str,
+            "undone": int,
+        },
+        pk=("game_id", "seq"),
+        not_null={"version", "type", "text", "data", "at", "undone"},
+        defaults={"undone": 0},
+        foreign_keys=[("game_id", "games", "id")],
+        if_not_exists=True,
+    )
+
+
+def backup(database: str | Path, destination: str | Path) -> int:
+    """Copy a database, while a server may be using it, to a standalone file; its game count.
+
+    SQLite's online backup API copies every page in one step under a read lock, so the copy
+    is one consistent moment of the database: every command in it is whole. The copy is made
+    beside `destination` and renamed over it only once complete and checked.
+    """
+    source, target = Path(database), Path(destination)
+    if not source.is_file():
+        raise FileNotFoundError(f"There is no database at {source}.")
+    if target.exists() and target.resolve() == source.resolve():
+        raise ValueError("The backup must be a different file from the database.")
+    partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
+    src = sqlite_utils.Database(sqlite3.connect(source, timeout=10))
+    try:
+        dst = sqlite3.connect(partial)
+        try:
+            src.conn.backup(dst)
+            # The copy stands alone: no -wal file beside it (a server turns WAL back on).
+            dst.execute("PRAGMA journal_mode=DELETE")
+            (verdict,) = dst.execute("PRAGMA integrity_check").fetchone()
+            if verdict != "ok":
+                raise sqlite3.DatabaseError(f"The copy failed its integrity check: {verdict}")
+            games = dst.execute("select count(*) from games").fetchone()[0]
+        finally:
+            dst.close()
+        os.replace(partial, target)
+    finally:
+        src.conn.close()
+        partial.unlink(missing_ok=True)
+    return games

@@ -1,0 +1,79 @@
+"""The store's refusals, shaped like the core's errors (status, code, message)."""
+
+from __future__ import annotations
+
+import sqlite3
+
+
+class StoreError(Exception):
+    """A refusal from the store, shaped like the core's errors (status, code, message)."""
+
+    status = 500
+    code = "store_error"
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class GameNotFound(StoreError):
+    """No game has this id (HTTP 404)."""
+
+    status = 404
+    code = "game_not_found"
+
+
+class PlayerNotFound(StoreError):
+    """The game has no player with this id (HTTP 404)."""
+
+    status = 404
+    code = "player_not_found"
+
+
+class UnknownSeat(StoreError):
+    """A new link was asked for a seat the game does not have (HTTP 400)."""
+
+    status = 400
+    code = "unknown_seat"
+
+
+class VersionConflict(StoreError):
+    """The command's expected_version is not the game's version (HTTP 409)."""
+
+    status = 409
+    code = "version_conflict"
+
+
+class DiskFull(StoreError):
+    """The disk (or the database's size limit) is full: nothing was recorded (HTTP 507)."""
+
+    status = 507
+    code = "disk_full"
+
+    def __init__(self, message: str = ""):
+        super().__init__(
+            message
+            or "The server's disk is full, so nothing was recorded. Free some space on it "
+            "and try again: the game goes on from where it was."
+        )
+
+
+class SchemaTooNew(StoreError):
+    """The database's schema version (PRAGMA user_version) is newer than this banker's."""
+
+    code = "schema_too_new"
+
+
+class SnapshotRefused(StoreError):
+    """A snapshot that cannot be resumed: 400 (malformed) or 422 (its log does not hold)."""
+
+    def __init__(self, status: int, code: str, message: str):
+        super().__init__(message)
+        self.status, self.code = status, code
+
+
+def is_disk_full(e: BaseException) -> bool:
+    """SQLite's SQLITE_FULL (13): the disk, or the database's max_page_count, is full."""
+    return isinstance(e, sqlite3.Error) and (
+        getattr(e, "sqlite_errorcode", None) == 13 or "disk is full" in str(e)
+    )

@@ -1,0 +1,196 @@
+"""Reads of the log through sqlite-utils' `db.query()`: events, commands, the games list, the
+story's rows and the snapshot (a part of Store: uses its `_game`, `_db`, `_one`)."""
+
+from __future__ import annotations
+
+import json
+
+from banker import rules
+from banker import snapshot as snapshots
+from banker.store.errors import GameNotFound
+
+_GAME_LIST = (
+    "select g.id as game_id, g.edition, g.names, g.version, g.created_at, "
+    "json_extract(g.state, '$.status') as status, "
+    "(select max(at) from commands c where c.game_id = g.id) as last from games g"
+)
+
+
+def _listed(rows) -> list[dict]:
+    """Rows of _GAME_LIST as list_games gives them, latest first."""
+    games = [
+        {
+            "game_id": r["game_id"],
+            "edition": r["edition"],
+            "names": json.loads(r["names"]),
+            "status": r["status"],
+            "version": r["version"],
+            "at": r["last"] or r["created_at"] or "",
+        }
+        for r in rows
+    ]
+    return sorted(games, key=lambda g: g["at"], reverse=True)
+
+
+class Reads:
+    """What the pages, the story and the snapshots read back of a game."""
+
+    STORY_EVENT_TYPES = ("started", "rolled", "paid", "rent_claim_opened", "rent_asked")
+
+    def recent_events(self, game_id: str, limit: int) -> list[dict]:
+        """The game's `limit` latest events not undone, newest first: [{"seq","type","text"}]."""
+        self._game(game_id)
+        return list(
+            self._db().query(
+                "select seq, type, text from events where game_id = ? and not undone "
+                "order by seq desc limit ?",
+                [game_id, limit],
+            )
+        )
+
+    def events(self, game_id: str) -> list[dict]:
+        """Every accepted event of a game, oldest first: [{"seq","type","text","at","undone"}]."""
+        self._game(game_id)
+        rows = self._db().query(
+            "select seq, type, text, at, undone from events where game_id = ? order by seq",
+            [game_id],
+        )
+        return [{**r, "undone": bool(r["undone"])} for r in rows]
+
+    def latest_events(self, game_id: str) -> list[dict]:
+        """The events of the game's latest accepted command: [{"seq","type","text","undone"}]."""
+        version = self._game(game_id).state["version"]
+        rows = self._db().query(
+            "select seq, type, text, undone from events where game_id = ? and version = ? "
+            "order by seq",
+            [game_id, version],
+        )
+        return [{**r, "undone": bool(r["undone"])} for r in rows]
+
+    def list_games(self) -> list[dict]:
+        """Every game, latest first: [{"game_id","edition","names","status","version","at"}]."""
+        return _listed(self._db().query(_GAME_LIST))
+
+    def known_games(self, game_ids: list[str]) -> list[dict]:
+        """The games among `game_ids` (at most 100 looked at), as list_games gives them: a home
+        page reads only the games its browser knows, never every game of the server."""
+        ids = list(dict.fromkeys(i for i in game_ids if i))[:100]
+        if not ids:
+            return []
+        marks = ", ".join("?" for _ in ids)
+        return _listed(self._db().query(f"{_GAME_LIST} where g.id in ({marks})", ids))
+
+    def game_count(self) -> int:
+        """How many games the database holds (the ceiling on new games counts them)."""
+        return self._db()["games"].count
+
+    def commands(self, game_id: str) -> list[dict]:
+        """Every accepted command of a game, in the order it was applied."""
+        self._game(game_id)
+        rows = self._db().query(
+            "select command from commands where game_id = ? order by version", [game_id]
+        )
+        return [json.loads(r["command"]) for r in rows]
+
+    def replayed_state(self, game_id: str) -> dict:
+        """The game's state rebuilt from its creation and stored commands (a check of the log)."""
+        row = self._one("select edition, names, options from games where id = ?", [game_id])
+        if row is None:
+            raise GameNotFound(f"There is no game {game_id!r}.")
+        return rules.replay(
+            game_id,
+            row["edition"],
+            json.loads(row["names"]),
+            json.loads(row["options"]),
+            self.commands(game_id),
+        )
+
+    # -- the story of a game (issue 16): cheap reads for banker.story ------------------------------
+
+    def story_events(self, game_id: str) -> list[dict]:
+        """The events banker.story reads, not undone, oldest first, with their data.
+
+        [{"seq", "version", "type", "at", "text" (rent claims' only, else ""), **data}]; only
+        STORY_EVENT_TYPES, so that a long game's story reads a few thousand small rows.
+        """
+        self._game(game_id)
+        marks = ", ".join("?" for _ in self.STORY_EVENT_TYPES)
+        rows = self._db().query(
+            "select seq, version, type, at, "
+            "case when type = 'rent_claim_opened' then text else '' end as text, data "
+            f"from events where game_id = ? and not undone and type in ({marks}) order by seq",
+            [game_id, *self.STORY_EVENT_TYPES],
+        )
+        return [{**json.loads(r.pop("data")), **r} for r in rows]
+
+    def states_at(self, game_id: str, versions) -> dict[int, dict]:
+        """The players and deeds right after each of these versions' commands:
+        {version: {"players": [...], "properties": {...}}} as in the public state.
+
+        Read from what the commands kept for the story (each round's first roll's previous
+        command) or from their whole answer (keyed commands); version 0 has none.
+        """
+        wanted = sorted({int(v) for v in versions if int(v) > 0})
+        states: dict[int, dict] = {}
+        for i in range(0, len(wanted), 500):
+            chunk = wanted[i : i + 500]
+            marks = ", ".join("?" for _ in chunk)
+            rows = self._db().query(
+                "select version, json_extract(response, '$.state.players') as players, "
+                "json_extract(response, '$.state.properties') as props from commands "
+                f"where game_id = ? and version in ({marks}) and response != ''",
+                [game_id, *chunk],
+            )
+            states.update(
+                (
+                    r["version"],
+                    {"players": json.loads(r["players"]), "properties": json.loads(r["props"])},
+                )
+                for r in rows
+            )
+        return states
+
+    def time_span(self, game_id: str) -> tuple[str | None, str | None]:
+        """When the game's first and latest commands were recorded (ISO UTC), or Nones."""
+        row = self._one(
+            "select min(at) as first, max(at) as last from commands where game_id = ?", [game_id]
+        )
+        return row["first"], row["last"]
+
+    # -- snapshots (pause and resume) ------------------------------------------------------------
+
+    def snapshot(self, game_id: str) -> dict:
+        """The game as a snapshot document (see banker.snapshot), read at one version."""
+        game = self._game(game_id)
+        with game.lock:  # no command of this game is half-way between the reads below
+            db = self._db()
+            row = self._one(
+                "select edition, names, options, created_at from games where id = ?", [game_id]
+            )
+            commands = [
+                {"version": r["version"], "at": r["at"], "command": json.loads(r["command"])}
+                for r in db.query(
+                    "select version, at, command from commands where game_id = ? order by version",
+                    [game_id],
+                )
+            ]
+            events = [
+                {**r, "undone": bool(r["undone"])}
+                for r in db.query(
+                    "select seq, version, type, text, at, undone from events "
+                    "where game_id = ? order by seq",
+                    [game_id],
+                )
+            ]
+            state = game.state
+        return snapshots.build(
+            game_id,
+            row["edition"],
+            json.loads(row["names"]),
+            json.loads(row["options"]),
+            row["created_at"],
+            commands,
+            events,
+            state,
+            exported_at=self.clock(),
+        )

@@ -1,0 +1,313 @@
+"""The game service: create a game, apply its commands one at a time, import a snapshot, and
+answer. Each accepted command is one transaction (its `commands` row, its `events` rows and
+the game's new state); the current state is also kept in memory, so a command never replays
+the log."""
+
+from __future__ import annotations
+
+import json
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import sqlite_utils
+
+from banker import rules
+from banker import snapshot as snapshots
+from banker.store import log
+from banker.store.database import Database, dumps, utc_now
+from banker.store.errors import GameNotFound, SnapshotRefused, VersionConflict
+from banker.store.reads import Reads
+from banker.store.tokens import TokenIndex, new_secret
+
+# Game ids are read aloud at the table: no look-alike characters (0/o, 1/l/i).
+_ID_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
+_ID_LENGTH = 8
+# A player's page polls about every 700 ms: seen within this many seconds, it follows the game.
+FOLLOWING_SECONDS = 5.0
+
+
+@dataclass
+class Answer:
+    """The answer to one command: the body as a dict and as the exact JSON text to send."""
+
+    body: dict
+    text: str
+    replayed: bool = False
+
+
+@dataclass
+class _Game:
+    """What the store keeps in memory about one game."""
+
+    state: dict
+    banker_token: str
+    player_tokens: dict[str, str]  # token -> player id, revoked tokens left out
+    display_token: str = ""
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    rounds: log.RoundTracker = field(default_factory=log.RoundTracker)
+
+
+class Store(Database, TokenIndex, Reads):
+    """The games of one SQLite file: create them, run their commands, read them back."""
+
+    def __init__(self, path: str | Path, clock: Callable[[], str] = utc_now):
+        self.clock = clock
+        self._games: dict[str, _Game] = {}
+        self._games_lock = threading.Lock()
+        self._init_tokens()
+        # (game id, player id) -> time.monotonic() of that player's page's latest poll.
+        self._seen: dict[tuple[str, str], float] = {}
+        Database.__init__(self, path)
+
+    # -- games ---------------------------------------------------------------------------------
+
+    def _new_game_id(self) -> str:
+        # A collision between two threads at once would fail on the primary key, not overwrite.
+        while True:
+            game_id = "".join(secrets.choice(_ID_ALPHABET) for _ in range(_ID_LENGTH))
+            if self._one("select 1 from games where id = ?", [game_id]) is None:
+                return game_id
+
+    def create_game(self, edition: str, names: list, options: dict | None) -> dict:
+        """Create a game and its tokens: {"game_id", "banker_token", "players", "state"}.
+
+        `players` lists the created state's players (one per partnership with teams) with
+        their token. The core's BadCommand/DomainError pass through; nothing is stored then.
+        """
+        game_id = self._new_game_id()
+        state = rules.new_game(game_id, edition, names, options)
+        return self._add_game(game_id, edition, names, options, state)
+
+    def _add_game(self, game_id, edition, names, options, state, rows=None) -> dict:
+        """Store a new game with fresh tokens (and `rows(db)`'s log) in one transaction."""
+        banker_token, display_token = new_secret(), new_secret()
+        players = [
+            {"id": p["id"], "name": p["name"], "token": new_secret()}
+            for p in rules.public_state(state)["players"]
+        ]
+        with self._transaction() as db:
+            db["games"].insert(
+                {
+                    "id": game_id,
+                    "edition": edition,
+                    "names": dumps(names),
+                    "options": dumps(options),
+                    "banker_token": banker_token,
+                    "version": state["version"],
+                    "state": dumps(state),
+                    "created_at": self.clock(),
+                    "display_token": display_token,
+                }
+            )
+            db["player_tokens"].insert_all(
+                {"token": p["token"], "game_id": game_id, "player_id": p["id"], "revoked": 0}
+                for p in players
+            )
+            if rows is not None:
+                rows(db)
+        game = _Game(state, banker_token, {p["token"]: p["id"] for p in players}, display_token)
+        with self._games_lock:
+            self._games[game_id] = game
+        return {
+            "game_id": game_id,
+            "banker_token": banker_token,
+            "display_token": display_token,
+            "players": players,
+            "state": state,
+        }
+
+    def _game(self, game_id: str) -> _Game:
+        """The in-memory entry of a game, loaded from the database the first time."""
+        game = self._games.get(game_id)
+        if game is not None:
+            return game
+        with self._games_lock:
+            game = self._games.get(game_id)
+            if game is None:
+                game = self._load_game(game_id)
+                self._games[game_id] = game
+            return game
+
+    def _load_game(self, game_id: str) -> _Game:
+        row = self._one(
+            "select banker_token, state, display_token from games where id = ?", [game_id]
+        )
+        if row is None:
+            raise GameNotFound(f"There is no game {game_id!r}.")
+        tokens = self._db().query(
+            "select token, player_id from player_tokens where game_id = ? and not revoked",
+            [game_id],
+        )
+        display_token = row["display_token"]
+        if display_token is None:  # a game stored before displays existed
+            display_token = new_secret()
+            with self._transaction() as tx:
+                tx["games"].update(game_id, {"display_token": display_token})
+        started = self._one(
+            "select json_extract(data, '$.player') as first from events "
+            "where game_id = ? and type = 'started' and not undone",
+            [game_id],
+        )
+        return _Game(
+            json.loads(row["state"]),
+            row["banker_token"],
+            {t["token"]: t["player_id"] for t in tokens},
+            display_token,
+            rounds=log.RoundTracker(started and started["first"]),
+        )
+
+    def state(self, game_id: str) -> dict:
+        """The game's current internal state (treat it as read-only)."""
+        return self._game(game_id).state
+
+    def version(self, game_id: str) -> int:
+        """The game's current version, from memory."""
+        return self._game(game_id).state["version"]
+
+    def remove_game(self, game_id: str) -> None:
+        """Delete a game and everything recorded of it (`banker games --remove`)."""
+        with self._transaction() as db:
+            if self._one("select 1 from games where id = ?", [game_id]) is None:
+                raise GameNotFound(f"There is no game {game_id!r}.")
+            for table in ("events", "commands", "player_tokens", "revoked_tokens"):
+                db.execute(f"delete from {table} where game_id = ?", [game_id])
+            db.execute("delete from games where id = ?", [game_id])
+        with self._games_lock:
+            self._games.pop(game_id, None)
+        self._forget_tokens_of(game_id)
+
+    def saw(self, game_id: str, player_id: str) -> None:
+        """Note that this player's page polled just now (memory only)."""
+        self._seen[(game_id, player_id)] = time.monotonic()
+
+    def following(self, game_id: str) -> set[str]:
+        """The players whose page polled in the last FOLLOWING_SECONDS: their phone follows."""
+        since = time.monotonic() - FOLLOWING_SECONDS
+        seen = list(self._seen.items())  # a copy: polls write from other threads
+        return {pid for (gid, pid), at in seen if gid == game_id and at >= since}
+
+    # -- commands and events -------------------------------------------------------------------
+
+    def execute(
+        self,
+        game_id: str,
+        command: dict,
+        *,
+        idempotency_key: str | None = None,
+        expected_version: int | None = None,
+        authorize: Callable[[dict], None] | None = None,
+        key_scope: str = "",
+    ) -> Answer:
+        """Apply one command to a game and record it; return the answer for the API.
+
+        In order, under the game's lock: `authorize(state)` may raise to refuse (unless the
+        exception is marked `replayable` and this very command was accepted before with this
+        key and scope: a double tap on a Buy that has since been bought is still its replay);
+        an answer already given for `idempotency_key` within `key_scope` (the API's:
+        key_scope(token)) is returned as it was; a stale `expected_version` raises
+        VersionConflict; the core applies the command (its refusals pass through). Only then
+        is anything written, all in one transaction: only accepted commands' answers are
+        remembered. After any exception nothing changed.
+        """
+        game = self._game(game_id)
+        with game.lock:
+            state = game.state
+            earlier = None
+            if idempotency_key is not None:
+                earlier = self._one(
+                    "select response, command from commands "
+                    "where game_id = ? and key_scope = ? and idempotency_key = ?",
+                    [game_id, key_scope, idempotency_key],
+                )
+            if authorize is not None:
+                try:
+                    authorize(state)
+                except Exception as e:
+                    same = earlier is not None and json.loads(earlier["command"]) == command
+                    if not (same and getattr(e, "replayable", False)):
+                        raise
+            if earlier is not None:
+                text = earlier["response"]
+                return Answer(json.loads(text), text, replayed=True)
+            if expected_version is not None and expected_version != state["version"]:
+                raise VersionConflict(
+                    f"The game is at version {state['version']}, not {expected_version}; "
+                    "reload it and try again."
+                )
+            new_state, events = rules.apply(state, command)
+            answer = self._record(game, game_id, command, state, new_state, events,
+                                  idempotency_key, key_scope)  # fmt: skip
+            # Only a committed command becomes the current state.
+            game.state = new_state
+            return answer
+
+    def _record(self, game, game_id, command, before, after, events, key, scope) -> Answer:
+        """Write one accepted command in one transaction; its answer."""
+        version = after["version"]
+        public = rules.public_state(after)
+        body = {
+            "version": version,
+            "events": [{"seq": e["seq"], "type": e["type"], "text": e["text"]} for e in events],
+            "state": public,
+        }
+        text = dumps(body)
+        seats = [p["id"] for p in public["players"]]
+        starts, first, last = game.rounds.starts(events, seats)
+        at = self.clock()
+        with self._transaction() as db:
+            conn = db.conn
+            conn.execute(
+                log.INSERT_COMMAND,
+                (game_id, version, dumps(command), key, scope,
+                 log.NO_ANSWER if key is None else text, at),
+            )  # fmt: skip
+            if key is not None:
+                log.forget_old_answers(db, game_id, _kept_answers())
+            if starts:
+                log.keep_story_state(db, game_id, before)
+            conn.executemany(log.INSERT_EVENT, log.event_rows(game_id, version, events, at))
+            log.mark_undone(db, game_id, events)
+            conn.execute(
+                "update games set version = ?, state = ? where id = ?",
+                [version, dumps(after), game_id],
+            )
+        game.rounds.first, game.rounds.last = first, last
+        return Answer(body, text)
+
+    def import_snapshot(self, doc: dict) -> dict:
+        """Resume a snapshot as a new game with fresh tokens; the same answer as create_game.
+
+        The snapshot is checked and replayed first (banker.snapshot.check); a refusal raises
+        SnapshotRefused and nothing is stored. The new game carries the whole log: its
+        commands, its events (undone marks and times included) and the replayed state.
+        """
+        game_id = self._new_game_id()
+        try:
+            checked = snapshots.check(doc, game_id)
+        except snapshots.SnapshotError as e:
+            raise SnapshotRefused(e.status, e.code, e.message) from None
+        commands, events = log.imported_rows(game_id, checked)
+
+        def rows(db: sqlite_utils.Database) -> None:
+            # Rows made before the write lock is taken: the lock is held only to insert them.
+            db.conn.executemany(log.INSERT_COMMAND, commands)
+            db.conn.executemany(
+                "insert into events (game_id, seq, version, type, text, data, at, undone)"
+                " values (?, ?, ?, ?, ?, ?, ?, ?)",
+                events,
+            )
+
+        return self._add_game(
+            game_id, checked.edition, checked.names, checked.options, checked.state, rows
+        )
+
+
+def _kept_answers() -> int:
+    """banker.store.KEPT_ANSWERS, read when used (a test may lower it)."""
+    import banker.store
+
+    return banker.store.KEPT_ANSWERS
