@@ -16,6 +16,7 @@ import time  # noqa: F401  (tests pin time.monotonic through this module)
 from banker.store.database import (
     SCHEMA_VERSION,
     backup,
+    compacted_size,
     default_database_path,
     dumps,
     migrate,
@@ -53,6 +54,7 @@ __all__ = [
     "UnknownSeat",
     "VersionConflict",
     "backup",
+    "compacted_size",
     "default_database_path",
     "dumps",
     "key_scope",

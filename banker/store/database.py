@@ -223,3 +223,16 @@ def backup(database: str | Path, destination: str | Path) -> int:
         src.conn.close()
         partial.unlink(missing_ok=True)
     return games
+
+
+def compacted_size(path: str | Path) -> int:
+    """The bytes of a database once compacted (VACUUM INTO a copy): what its rows take."""
+    target = Path(f"{path}.{os.getpid()}.compact")
+    target.unlink(missing_ok=True)
+    conn = sqlite3.connect(path, timeout=10)
+    try:
+        conn.execute("VACUUM INTO ?", [str(target)])
+        return target.stat().st_size
+    finally:
+        conn.close()
+        target.unlink(missing_ok=True)

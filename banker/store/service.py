@@ -5,12 +5,13 @@ the log."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import secrets
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import sqlite_utils
@@ -39,25 +40,57 @@ class Answer:
     replayed: bool = False
 
 
-@dataclass
 class _Game:
-    """What the store keeps in memory about one game."""
+    """What the store keeps in memory about one game. Its state may be forgotten while the game
+    is idle (Store.KEEP_STATES) and is then read back from the database on its next use."""
 
-    state: dict
-    banker_token: str
-    player_tokens: dict[str, str]  # token -> player id, revoked tokens left out
-    display_token: str = ""
-    lock: threading.Lock = field(default_factory=threading.Lock)
-    rounds: log.RoundTracker = field(default_factory=log.RoundTracker)
+    def __init__(self, state, banker_token, player_tokens, display_token="", rounds=None,
+                 load=None):  # fmt: skip
+        self._state: dict | None = state
+        self.version: int = state["version"]
+        self.banker_token: str = banker_token
+        self.player_tokens: dict[str, str] = player_tokens  # token -> player id, not revoked
+        self.display_token: str = display_token
+        self.lock = threading.RLock()
+        self.rounds = rounds or log.RoundTracker()
+        self.load: Callable[[], dict] | None = load
+        self.used = 0
+
+    @property
+    def state(self) -> dict:
+        state = self._state
+        if state is None:
+            with self.lock:  # never over a command's newer state
+                if self._state is None:
+                    self._state = self.load()
+                state = self._state
+        return state
+
+    @state.setter
+    def state(self, state: dict) -> None:
+        self._state, self.version = state, state["version"]
+
+    def forget_state(self) -> None:
+        """Drop the state from memory unless a command holds the game (it is on disk)."""
+        if self.load is not None and self.lock.acquire(blocking=False):
+            try:
+                self._state = None
+            finally:
+                self.lock.release()
 
 
 class Store(Database, TokenIndex, Reads):
     """The games of one SQLite file: create them, run their commands, read them back."""
 
+    # The states of at most this many games stay in memory (the most recently used); another
+    # game's is read back from the database when next used (about 0.2 ms).
+    KEEP_STATES = 40
+
     def __init__(self, path: str | Path, clock: Callable[[], str] = utc_now):
         self.clock = clock
         self._games: dict[str, _Game] = {}
         self._games_lock = threading.Lock()
+        self._uses = itertools.count()
         self._init_tokens()
         # (game id, player id) -> time.monotonic() of that player's page's latest poll.
         self._seen: dict[tuple[str, str], float] = {}
@@ -109,9 +142,12 @@ class Store(Database, TokenIndex, Reads):
             )
             if rows is not None:
                 rows(db)
-        game = _Game(state, banker_token, {p["token"]: p["id"] for p in players}, display_token)
+        tokens = {p["token"]: p["id"] for p in players}
+        game = _Game(state, banker_token, tokens, display_token, load=self._loader(game_id))
         with self._games_lock:
             self._games[game_id] = game
+            game.used = next(self._uses)
+            self._keep_few_states()
         return {
             "game_id": game_id,
             "banker_token": banker_token,
@@ -123,14 +159,38 @@ class Store(Database, TokenIndex, Reads):
     def _game(self, game_id: str) -> _Game:
         """The in-memory entry of a game, loaded from the database the first time."""
         game = self._games.get(game_id)
-        if game is not None:
-            return game
-        with self._games_lock:
-            game = self._games.get(game_id)
-            if game is None:
-                game = self._load_game(game_id)
-                self._games[game_id] = game
-            return game
+        if game is None:
+            with self._games_lock:
+                game = self._games.get(game_id)
+                if game is None:
+                    game = self._load_game(game_id)
+                    self._games[game_id] = game
+                    game.used = next(self._uses)
+                    self._keep_few_states()
+        game.used = next(self._uses)
+        return game
+
+    def _loader(self, game_id: str) -> Callable[[], dict]:
+        """How a game's forgotten state is read back."""
+
+        def load() -> dict:
+            state = json.loads(
+                self._one("select state from games where id = ?", [game_id])["state"]
+            )
+            with self._games_lock:
+                self._keep_few_states()
+            return state
+
+        return load
+
+    def _keep_few_states(self) -> None:
+        """Forget the states of the least recently used games beyond KEEP_STATES (under
+        _games_lock)."""
+        loaded = [g for g in self._games.values() if g._state is not None]
+        if len(loaded) > self.KEEP_STATES:
+            loaded.sort(key=lambda g: g.used)
+            for game in loaded[: len(loaded) - self.KEEP_STATES]:
+                game.forget_state()
 
     def _load_game(self, game_id: str) -> _Game:
         row = self._one(
@@ -158,6 +218,7 @@ class Store(Database, TokenIndex, Reads):
             {t["token"]: t["player_id"] for t in tokens},
             display_token,
             rounds=log.RoundTracker(started and started["first"]),
+            load=self._loader(game_id),
         )
 
     def state(self, game_id: str) -> dict:
@@ -166,7 +227,7 @@ class Store(Database, TokenIndex, Reads):
 
     def version(self, game_id: str) -> int:
         """The game's current version, from memory."""
-        return self._game(game_id).state["version"]
+        return self._game(game_id).version
 
     def remove_game(self, game_id: str) -> None:
         """Delete a game and everything recorded of it (`banker games --remove`)."""

@@ -1,0 +1,83 @@
+"""The store in parts (issues 11.4 and 17): idle games' states leave memory and come back from
+the database; the story keeps a state only before each round's first roll; a new store on the
+same file takes up where the other left off, rounds included."""
+
+from __future__ import annotations
+
+import json
+
+from banker import story as stories
+from banker.rules import public_state
+from banker.store import Store
+from bench.bot import Bot
+
+START = {"type": "start", "first": "p1"}
+
+
+def played(store: Store, commands: int, names=("Ann", "Bob", "Cleo"), seed: int = 4) -> str:
+    game_id = store.create_game("g0009", list(names), None)["game_id"]
+    bot = Bot(seed)
+    for _ in range(commands):
+        store.execute(game_id, bot.next_command(store.state(game_id)))
+    return game_id
+
+
+def test_an_idle_games_state_leaves_memory_and_is_read_back_when_next_used(db_path):
+    store = Store(db_path)
+    store.KEEP_STATES = 1
+    try:
+        first = played(store, 40)
+        second = played(store, 40, seed=5)
+        assert store._games[first]._state is None  # forgotten: the second game was used since
+        assert store.version(first) == 40  # versions stay in memory for the phones' polls
+        assert store.state(first) == store.replayed_state(first)
+        bot = Bot(4)
+        answer = store.execute(first, bot.next_command(store.state(first)))
+        assert answer.body["version"] == 41
+        assert store.state(first) == store.replayed_state(first)
+        assert store.state(second) == store.replayed_state(second)
+    finally:
+        store.close()
+
+
+def stored_story_versions(store: Store, game_id: str) -> list[int]:
+    rows = store._db().query(
+        "select version from commands where game_id = ? and response != '' order by version",
+        [game_id],
+    )
+    return [r["version"] for r in rows]
+
+
+def needed_versions(store: Store, game_id: str) -> list[int]:
+    seats = [p["id"] for p in public_state(store.state(game_id))["players"]]
+    return [v for v in stories.versions_needed(store.story_events(game_id), seats) if v > 0]
+
+
+def test_the_story_keeps_a_state_only_before_each_rounds_first_roll(store):
+    game_id = played(store, 300)
+    rolls = sum(1 for c in store.commands(game_id) if c["type"] == "roll")
+    kept = stored_story_versions(store, game_id)
+    assert kept == needed_versions(store, game_id)
+    assert 10 < len(kept) < rolls / 2
+    kept_state = json.loads(
+        store._db().execute(
+            "select response from commands where game_id = ? and version = ?",
+            [game_id, kept[3]],
+        ).fetchone()[0]
+    )
+    assert set(kept_state["state"]) == {"players", "properties"}
+
+
+def test_a_store_opened_again_keeps_what_each_later_round_needs(db_path):
+    store = Store(db_path)
+    game_id = played(store, 120)
+    store.close()
+    again = Store(db_path)
+    try:
+        bot = Bot(9)
+        for _ in range(150):
+            again.execute(game_id, bot.next_command(again.state(game_id)))
+        kept = set(stored_story_versions(again, game_id))
+        assert set(needed_versions(again, game_id)) <= kept
+    finally:
+        again.close()
