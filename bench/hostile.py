@@ -204,7 +204,8 @@ def rows() -> list[tuple[str, str, str]]:
             f"{snapshot.MAX_COMMANDS:,} commands)",
             f"<= {snapshot.MAX_REPLAY_SECONDS:g} s CPU",
             f"{worst['cpu']:.2f} s CPU ({worst['wall']:.2f} s wall), peak "
-            f"{worst['peak_mb']:.0f} MB, {worst['status']}, database +{worst['db_bytes'] / 2e6:.1f} MB",
+            f"{worst['peak_mb']:.0f} MB, {worst['status']}, "
+            f"database +{worst['db_bytes'] / 2e6:.1f} MB",
         )
     )
     real = import_cost(real_snapshot())

@@ -86,12 +86,22 @@ def stored_bytes_per_command(serve, client_cls, tmp: Path, events: int = 5000) -
     return (compacted_size(db) - compacted_size(empty)) / commands
 
 
-def first_paints(url: str, loads: int = 20) -> list[float]:
+_RECEIVED = """() => {
+    const nav = performance.getEntriesByType('navigation')[0];
+    let bytes = nav ? nav.encodedBodySize : 0;
+    for (const r of performance.getEntriesByType('resource')) bytes += r.encodedBodySize;
+    return bytes;
+}"""
+_FCP = """() => (performance.getEntriesByName('first-contentful-paint')[0] || {}).startTime
+    || null"""
+
+
+def first_paints(url: str, loads: int = 20) -> tuple[list[float], list[int]]:
     """First contentful paint (s) of `url` in Chromium at 390x844, each load in a fresh
-    context (nothing cached)."""
+    context (nothing cached), and the bytes each load received (bodies as sent: gzipped)."""
     from playwright.sync_api import sync_playwright
 
-    out = []
+    paints, received = [], []
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
         for _ in range(loads):
@@ -100,20 +110,12 @@ def first_paints(url: str, loads: int = 20) -> list[float]:
             )
             page = ctx.new_page()
             page.goto(url, wait_until="load")
-            fcp = None
-            for _ in range(100):
-                fcp = page.evaluate(
-                    "() => (performance.getEntriesByName('first-contentful-paint')[0] || {})"
-                    ".startTime || null"
-                )
-                if fcp:
-                    break
-                time.sleep(0.02)
-            if fcp:
-                out.append(fcp / 1000)
+            fcp = wait_for(page, _FCP, timeout=5)
+            paints.append(fcp / 1000)
+            received.append(page.evaluate(_RECEIVED))
             ctx.close()
         browser.close()
-    return out
+    return paints, received
 
 
 def wait_for(page, expression: str, timeout: float = 10.0):

@@ -414,28 +414,28 @@ def browser_rows(out: Rows, runs: int) -> None:
         client = Client(host, port)
         weight = measure_page_weight(client)
         if weight:
-            kb = weight["banker"] / 1024
-            out.add("Banker's page, first load, gzipped", "<= 30 KB", f"{kb:.1f} KB", kb <= 30)
-            kb = weight["player"] / 1024
-            out.add("player's page, first load, gzipped", "<= 25 KB", f"{kb:.1f} KB", kb <= 25)
+            out.add("  Banker's page and every file it links, gzipped", "",
+                    f"{weight['banker'] / 1024:.1f} KB (icons for home screens included)")
+            out.add("  player's page and every file it links, gzipped", "",
+                    f"{weight['player'] / 1024:.1f} KB")  # fmt: skip
         if not Path("/usr/bin/chromium").exists():
             return
         t = Table(client)
-        fcp = first_paints(banker_url(t.game, host))
-        out.add(
-            "first contentful paint, Banker's page",
-            "<= 150 ms median",
-            f"{ms(statistics.median(fcp))} (min {ms(min(fcp))}, max {ms(max(fcp))}, "
-            f"{len(fcp)} cold loads)",
-            statistics.median(fcp) <= 0.150,
-        )
-        fcp = first_paints(player_url(t.game, host))
-        out.add(
-            "first contentful paint, player's page",
-            "<= 150 ms median",
-            f"{ms(statistics.median(fcp))} ({len(fcp)} cold loads)",
-            statistics.median(fcp) <= 0.150,
-        )
+        for label, url, kb in (
+            ("Banker's page", banker_url(t.game, host), 30),
+            ("player's page", player_url(t.game, host), 25),
+        ):
+            fcp, received = first_paints(url)
+            got = statistics.median(received) / 1024
+            out.add(f"{label}, first load received by Chromium", f"<= {kb} KB", f"{got:.1f} KB",
+                    got <= kb)  # fmt: skip
+            out.add(
+                f"first contentful paint, {label}",
+                "<= 150 ms median",
+                f"{ms(statistics.median(fcp))} (min {ms(min(fcp))}, max {ms(max(fcp))}, "
+                f"{len(fcp)} cold loads)",
+                statistics.median(fcp) <= 0.150,
+            )
         taps = measure_taps(client, host, port)
         if taps:
             tap = statistics.median(taps)
