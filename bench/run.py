@@ -168,18 +168,27 @@ def ms(x: float) -> str:
 # --- measurements ---------------------------------------------------------------------------
 
 
-def measure_commands(client: Client, n: int = 400, at_events: int = 100, seed: int = 1):
-    """p50/p99 of commands (all types mixed, the bot's game) after `at_events` events."""
+def measure_commands(
+    client: Client, n: int = 400, at_events: int = 100, seed: int = 1, pid: int | None = None
+):
+    """p50/p99 of commands (all types mixed, the bot's game) after `at_events` events, and
+    by type; with `pid`, also the server's CPU seconds per command (not slowed by a busy
+    machine as wall times are, unless the processor itself is shared)."""
+    from bench.idle_polling import cpu_seconds
+
     t = Table(client, seed=seed)
     t.play_until_events(at_events)
     t.times.clear()
+    cpu = cpu_seconds(pid) if pid else 0.0
     for i in range(n):
         if i % 20 == 0:
             t.trade()
         else:
             t.step()
+    cpu = (cpu_seconds(pid) - cpu) / n if pid else 0.0
     every = [x for xs in t.times.values() for x in xs]
     by_type = {k: statistics.median(v) for k, v in t.times.items() if len(v) >= 5}
+    by_type["cpu"] = cpu
     return pct(every, 0.5), pct(every, 0.99), by_type
 
 
@@ -361,11 +370,12 @@ def commands_rows(out: Rows, runs: int, long: int, tmpfs: bool) -> None:
     """Commands through the server: durable on disk, or on tmpfs (the disk aside)."""
     base = Path("/dev/shm") if tmpfs and Path("/dev/shm").is_dir() else None
     with tempfile.TemporaryDirectory(dir=base) as tmp, server(Path(tmp) / "c.db") as srv:
-        host, port, _ = srv
+        host, port, pid = srv
         client = Client(host, port)
-        p50s, p99s, longp50s, types = [], [], [], {}
+        p50s, p99s, longp50s, types, cpus = [], [], [], {}, []
         for r in range(runs):
-            p50, p99, by_type = measure_commands(client, at_events=100, seed=r)
+            p50, p99, by_type = measure_commands(client, at_events=100, seed=r, pid=pid)
+            cpus.append(by_type.pop("cpu"))
             p50s.append(p50)
             p99s.append(p99)
             for k, v in by_type.items():
@@ -373,6 +383,8 @@ def commands_rows(out: Rows, runs: int, long: int, tmpfs: bool) -> None:
             if not tmpfs:
                 longp50s.append(measure_commands(client, at_events=long, seed=r)[0])
     p50 = statistics.median(p50s)
+    where = "tmpfs" if tmpfs else "disk"
+    out.add(f"  server CPU per command ({where})", "", summarize(cpus))
     if tmpfs:
         out.add("command, database on tmpfs, p50", "<= 0.5 ms", summarize(p50s), p50 <= 0.0005)
         return
