@@ -4,13 +4,13 @@ Content-Security-Policy forbids eval, so Playwright's string predicates cannot r
 
 from __future__ import annotations
 
+import gzip
+import json
 import re
 import statistics
 import threading
 import time
 from pathlib import Path
-
-from bench.bot import Bot
 
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -145,4 +145,113 @@ def absolute(url: str) -> str:
     return re.sub(r"^https?://[^/]+", "", url)
 
 
-__all__ = ["Bot"]
+# --- moved from bench/run.py: page weight, taps, import ----------------------------------
+
+
+def _table(client):
+    """A new bot game over `client` (bench.run.Table)."""
+    from bench.run import Table
+
+    return Table(client)
+
+
+def measure_page_weight(client) -> dict[str, int] | None:
+    """Gzipped bytes of the Banker's page and a player's page with what each fetches."""
+    t = _table(client)
+    out = {}
+    for label, url in (
+        ("banker", t.game["banker_url"]),
+        ("player", t.game["players"][0]["join_url"]),
+    ):
+        path = re.sub(r"^https?://[^/]+", "", url)
+        total, seen = 0, set()
+        cookies = ""
+        for _ in range(5):  # follow redirects (a page may set a cookie and redirect)
+            status, body, r = client.call("GET", path, headers={"Cookie": cookies})
+            if r.getheader("Set-Cookie"):
+                cookies = "; ".join(c.split(";")[0] for c in r.headers.get_all("Set-Cookie") or [])
+            if status in (301, 302, 303, 307) and r.getheader("Location"):
+                path = re.sub(r"^https?://[^/]+", "", r.getheader("Location"))
+                continue
+            break
+        if status != 200:
+            return None
+        total += len(gzip.compress(body))
+        for asset in re.findall(rb'(?:src|href)="(/static/[^"]+)"', body):
+            if asset in seen:
+                continue
+            seen.add(asset)
+            _, data, _ = client.call("GET", asset.decode())
+            total += len(gzip.compress(data))
+        out[label] = total
+    return out
+
+
+def settle_by_api(t) -> None:
+    """Resolve whatever the last roll left open, so the dice pad shows again."""
+    for _ in range(20):
+        p = t.state["pending"]
+        if not (
+            p["offer"] or p["auction"] or p["card"] or p["dice"] or p["debt"] or p["auction_queue"]
+        ):
+            players = {x["id"]: x for x in t.state["players"]}
+            if not players[t.state["turn"]["player"]]["in_jail"]:
+                return
+        t.step()
+
+
+def measure_taps(client, host: str, port: int, taps: int = 20) -> list[float] | None:
+    """Tap on the second die to the swapped screen, in ms, as the browser itself times it."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        return None
+    if not Path("/usr/bin/chromium").exists():
+        return None
+    t = _table(client)
+    t.step()  # start
+    out = []
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        ctx = browser.new_context(
+            viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+        )
+        page = ctx.new_page()
+        page.goto(t.game["banker_url"].replace("localhost", host))
+        for _ in range(taps):
+            settle_by_api(t)
+            page.reload()
+            page.tap("button[aria-label='First die 2']")
+            second = page.locator("button[aria-label^='Second die 3']")
+            second.wait_for()
+            page.evaluate("""() => {
+                window.__t0 = window.__t1 = null;
+                document.addEventListener('pointerdown', () => {
+                    window.__t0 = performance.now(); }, {once: true, capture: true});
+                document.body.addEventListener('htmx:afterSettle', () => {
+                    if (window.__t0 !== null && window.__t1 === null) {
+                        window.__t1 = performance.now(); } });
+            }""")
+            second.tap()
+            wait_for(page, "() => window.__t1 !== null && window.__t1 !== undefined")
+            out.append(page.evaluate("window.__t1 - window.__t0") / 1000)
+            status, state = client.json("GET", f"/api/v1/games/{t.id}", token=t.token)
+            t.state = state
+        browser.close()
+    return out
+
+
+def measure_import(client, events: int = 5000, runs: int = 3) -> list[float]:
+    """Seconds to import (check, replay and store) the snapshot of a game of `events` events."""
+    t = _table(client)
+    t.play_until_events(events)
+    status, data, _ = client.call("GET", f"/api/v1/games/{t.id}/snapshot", token=t.token)
+    assert status == 200, data[:200]
+    doc = json.loads(data)
+    out = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        status, ans = client.json("POST", "/api/v1/games/import", doc)
+        out.append(time.perf_counter() - t0)
+        assert status == 201, ans
+    return out, len(data)
