@@ -241,17 +241,21 @@ def measure_taps(client, host: str, port: int, taps: int = 20) -> list[float] | 
     return out
 
 
-def measure_import(client, events: int = 5000, runs: int = 3) -> list[float]:
-    """Seconds to import (check, replay and store) the snapshot of a game of `events` events."""
+def measure_import(client, events: int = 5000, runs: int = 3, pid: int | None = None):
+    """Seconds to import (check, replay and store) the snapshot of a game of `events` events:
+    (wall seconds of each run, the snapshot's bytes, the server's CPU seconds of each run)."""
+    from bench.idle_polling import cpu_seconds
+
     t = _table(client)
     t.play_until_events(events)
     status, data, _ = client.call("GET", f"/api/v1/games/{t.id}/snapshot", token=t.token)
     assert status == 200, data[:200]
     doc = json.loads(data)
-    out = []
+    out, cpus = [], []
     for _ in range(runs):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), cpu_seconds(pid) if pid else 0.0
         status, ans = client.json("POST", "/api/v1/games/import", doc)
         out.append(time.perf_counter() - t0)
+        cpus.append(cpu_seconds(pid) - c0 if pid else float("nan"))
         assert status == 201, ans
-    return out, len(data)
+    return out, len(data), cpus
