@@ -174,9 +174,10 @@ class Store(Database, TokenIndex, Reads):
         """How a game's forgotten state is read back."""
 
         def load() -> dict:
-            state = json.loads(
-                self._one("select state from games where id = ?", [game_id])["state"]
-            )
+            row = self._one("select state from games where id = ?", [game_id])
+            if row is None:  # removed meanwhile (`banker games --remove`)
+                raise GameNotFound(f"There is no game {game_id!r}.")
+            state = json.loads(row["state"])
             with self._games_lock:
                 self._keep_few_states()
             return state
