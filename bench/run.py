@@ -137,8 +137,13 @@ class Table:
             self.step()
 
     def trade(self) -> None:
-        """A deed for 1 between two players (a set with no buildings), when one exists."""
+        """A deed for 1 between two players (a set with no buildings), when one exists (and no
+        rent is waiting to be claimed: the bot would claim it for a deed now traded away)."""
         from banker.rules.board import DEEDS, GROUPS
+
+        if self.state["pending"]["rent_claims"]:
+            self.step()
+            return
 
         props = self.state["properties"]
         ids = [p["id"] for p in self.state["players"]]
