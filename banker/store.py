@@ -218,6 +218,10 @@ def migrate(db: sqlite_utils.Database) -> None:
         if_not_exists=True,
     )
     db["player_tokens"].create_index(["game_id"], if_not_exists=True)
+    # A game resumed elsewhere from its snapshot: its players' old links point to the copy.
+    db["moved_games"].create(
+        {"game_id": str, "moved_to": str}, pk="game_id", not_null={"moved_to"}, if_not_exists=True
+    )
     # The display's token (games created before it get one when first loaded).
     if "display_token" not in db["games"].columns_dict:
         db["games"].add_column("display_token", str)
@@ -462,6 +466,21 @@ class Store:
             return None
         self._display_games[token] = game_id
         return game_id
+
+    def mark_moved(self, game_id: str, moved_to: str) -> None:
+        """Record that `game_id` was resumed as `moved_to` (its players follow the copy)."""
+        self._game(game_id)
+        with self._transaction() as db:
+            db["moved_games"].upsert({"game_id": game_id, "moved_to": moved_to}, pk="game_id")
+
+    def moved_to(self, game_id: str) -> str | None:
+        """The game `game_id` was resumed as, if it moved; else None."""
+        row = (
+            self._db()
+            .execute("select moved_to from moved_games where game_id = ?", [game_id])
+            .fetchone()
+        )
+        return row[0] if row else None
 
     def token_revoked(self, token: str) -> str | None:
         """The seat ("banker", "display" or a player id) `token` was replaced for, else None."""
