@@ -265,6 +265,7 @@ class Store:
         # Player token -> game id, filled on first use: a player page's poll never reads SQLite.
         self._token_games: dict[str, str] = {}
         self._display_games: dict[str, str] = {}  # the same for display tokens
+        self._moved: dict[str, str | None] = {}  # game id -> the game it moved to (or None)
         # (game id, player id) -> time.monotonic() of that player's page's latest poll.
         self._seen: dict[tuple[str, str], float] = {}
         Path(self.path).parent.mkdir(parents=True, exist_ok=True)
@@ -472,15 +473,18 @@ class Store:
         self._game(game_id)
         with self._transaction() as db:
             db["moved_games"].upsert({"game_id": game_id, "moved_to": moved_to}, pk="game_id")
+        self._moved[game_id] = moved_to
 
     def moved_to(self, game_id: str) -> str | None:
-        """The game `game_id` was resumed as, if it moved; else None."""
-        row = (
-            self._db()
-            .execute("select moved_to from moved_games where game_id = ?", [game_id])
-            .fetchone()
-        )
-        return row[0] if row else None
+        """The game `game_id` was resumed as, if it moved; else None (read once, then kept)."""
+        if game_id not in self._moved:
+            row = (
+                self._db()
+                .execute("select moved_to from moved_games where game_id = ?", [game_id])
+                .fetchone()
+            )
+            self._moved[game_id] = row[0] if row else None
+        return self._moved[game_id]
 
     def token_revoked(self, token: str) -> str | None:
         """The seat ("banker", "display" or a player id) `token` was replaced for, else None."""

@@ -772,7 +772,9 @@ def test_a_game_resumed_from_its_snapshot_marks_the_paused_one_moved_for_banker_
     assert page.status_code == 410
     assert "Moved to another game" in text_of(page.get_data(as_text=True))
     assert f'href="/games/{new_id}"' in page.get_data(as_text=True)
-    # Bob's old link leads to Bob's link in the copy, which shows the game going on.
+    # Bob's old page, polling, reloads; his old link leads to his link in the copy.
+    poll = client.get(f"{old_link}/version?v=2", headers={"HX-Request": "true"})  # unchanged
+    assert poll.status_code == 200 and poll.headers["HX-Refresh"] == "true"
     page = client.get(old_link)
     assert page.status_code == 410
     new_bob = next(

@@ -247,13 +247,17 @@ def create_game():
 @bp.before_app_request
 def _moved_player_link():
     """A player's old link of a game resumed elsewhere leads to their link in the copy."""
-    if request.endpoint != "player.join":
+    if request.endpoint not in ("player.join", "player.version"):
         return None
     store = get_store()
     found = store.player_by_token((request.view_args or {}).get("token", ""))
     moved_to = store.moved_to(found[0]) if found else None
     if moved_to is None:
         return None
+    if request.endpoint == "player.version":  # the old page polling: reload it to say so
+        response = make_response("", 200)
+        response.headers["HX-Refresh"] = "true"
+        return response
     token = next((p["token"] for p in store.players(moved_to) if p["id"] == found[1]), None)
     url = url_for("player.join", token=token) if token else None
     return make_response(render_template("moved_game.html", moved_to=None, player_url=url), 410)
