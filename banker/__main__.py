@@ -79,7 +79,7 @@ def _guarded(db: str, make):
 
 def listen(app, host: str, port: int, threads: int):
     """A waitress server bound to host:port, or Fatal saying why it cannot be."""
-    from waitress.server import create_server
+    from banker.serving import create_server  # waitress, hardened (issue 12)
 
     try:
         return create_server(app, host=host, port=port, threads=threads)
@@ -99,11 +99,16 @@ def listen(app, host: str, port: int, threads: int):
 
 def serve(args: argparse.Namespace) -> None:
     """Run the web app under waitress and print the URL to open."""
+    from banker.serving import AlreadyServed, hold_database
     from banker.web import create_app
     from banker.web.qr import print_qr
 
     config = {"DATABASE": str(args.db), "PUBLIC_URL": args.public_url}
     app = _guarded(str(args.db), lambda: create_app(config))
+    try:  # held until this process ends (issue 12)
+        _guarded(str(args.db), lambda: hold_database(args.db))
+    except AlreadyServed as e:
+        raise Fatal(str(e)) from None
     server = listen(app, args.host, args.port, args.threads)
     everywhere = args.host in ("0.0.0.0", "", "::")
     host = lan_address() if everywhere else args.host

@@ -28,6 +28,7 @@ produce must be exactly the recorded ones. Pure: no SQLite, no Flask, no clock.
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -45,6 +46,14 @@ _EVENT_FIELDS = {"seq", "version", "type", "text", "at", "undone"}
 _MAX_ID = 64
 _MAX_TIME = 40
 _MAX_TEXT = 2000
+# The work of one import, bounded in proportion to a real game (issue 12): a 5,000-event game
+# has about 2,100 commands and 1 MB; a 5 MB file of a real game, about 10,500 commands.
+MAX_COMMANDS = 12_000
+MAX_EVENTS = 30_000
+# A real table rolls every few commands; the commands between two rolls each keep a copy of the
+# state for undo, so a long run of them costs memory in proportion to its length.
+MAX_RUN_WITHOUT_ROLL = 200
+MAX_REPLAY_SECONDS = 8.0  # CPU seconds of this thread, replay and checks together
 
 
 class SnapshotError(Exception):
@@ -70,7 +79,7 @@ class Checked:
     edition: str
     names: list
     options: dict | None
-    commands: list[dict]  # [{"version", "at", "command", "events": [core events], "answer"}]
+    commands: list[dict]  # [{"version", "at", "command", "events": [core events], "story"}]
     events_at: dict[int, str]  # seq -> the recorded time of that event
     undone: set[int]  # the seqs of the events taken back by an undo
     state: dict  # the internal state at the end, with the new game id
@@ -269,8 +278,9 @@ def check(doc: dict, new_game_id: str) -> Checked:
     _check_commands(commands)
     _check_events(events, len(commands))
     recorded = _check_recorded_state(doc["state"], old_id, len(commands))
-    replayed, state = _replay(new_game_id, edition, names, options, commands)
-    undone = _compare_events(events, replayed)
+    _check_sequence(commands, events, recorded)
+    state = _new_state(new_game_id, edition, names, options)
+    replayed, undone, state = _bounded_replay(state, commands, events)
     # And the state they lead to must be the recorded one, to the last internal field.
     where = _first_difference(_upgraded(_with_game_id(recorded, old_id, new_game_id)), _json(state))
     if where:
@@ -293,6 +303,7 @@ def check(doc: dict, new_game_id: str) -> Checked:
 def _check_header(doc) -> None:
     if not isinstance(doc, dict):
         raise _malformed("A snapshot is a JSON object.")
+    _check_counts(doc)
     if _depth(doc) > MAX_DEPTH:
         raise _malformed(f"The snapshot nests deeper than {MAX_DEPTH} levels; a game never does.")
     if doc.get("format") != FORMAT:
@@ -364,20 +375,98 @@ def _check_recorded_state(recorded, old_id: str, n_commands: int) -> dict:
     return recorded
 
 
-def _replay(
-    new_game_id: str, edition: str, names: list, options: dict | None, commands: list
-) -> tuple[list[dict], dict]:
-    """The core decides whether each command was possible: the replayed log and final state."""
+def _new_state(new_game_id: str, edition: str, names: list, options: dict | None) -> dict:
+    """The game the log starts from (the core may refuse it)."""
     try:
-        state = rules.new_game(new_game_id, edition, names, options)
+        return rules.new_game(new_game_id, edition, names, options)
     except rules.BadCommand as e:
         raise _malformed(f"The snapshot's game cannot be created: {e.message}") from None
     except rules.DomainError as e:
         raise _refused(
             f"The snapshot's game cannot be created: {e.message}", "game_refused"
         ) from None
-    replayed = []
+
+
+# -- bounds: cheap checks before the replay, and a budget for the replay itself (issue 12) -------
+
+
+def _check_counts(doc: dict) -> None:
+    """Refuse a log longer than any real game before a single entry of it is read."""
+    commands, events = doc.get("commands"), doc.get("events")
+    if isinstance(commands, list) and len(commands) > MAX_COMMANDS:
+        raise _refused(
+            f"The snapshot holds {len(commands):,} commands; this Banker resumes games of at "
+            f"most {MAX_COMMANDS:,} (a long real game has about 2,000).",
+            "snapshot_too_long",
+        )
+    if isinstance(events, list) and len(events) > MAX_EVENTS:
+        raise _refused(
+            f"The snapshot holds {len(events):,} events; this Banker resumes games of at most "
+            f"{MAX_EVENTS:,}.",
+            "snapshot_too_long",
+        )
+
+
+def _check_sequence(commands: list, events: list, recorded: dict) -> None:
+    """Commands, events and state must agree with each other before any replay: every command
+    makes at least one event, events count seq 1, 2, 3… in the order of their commands, the
+    state's event counter is the last seq, and no run of commands without a roll is longer
+    than a table ever plays (each one keeps a copy of the state for undo)."""
+    if len(events) < len(commands):
+        raise _refused(
+            f"The snapshot records {len(events):,} events for {len(commands):,} commands, but "
+            "every command makes at least one event: its log does not hold.",
+            "log_mismatch",
+        )
+    version = 0
+    for i, e in enumerate(events):
+        if e["seq"] != i + 1:
+            raise _refused(f"events[{i}].seq must be {i + 1}: seqs count 1, 2, 3….", "log_mismatch")
+        if e["version"] not in (version, version + 1) or e["version"] == 0:
+            raise _refused(
+                f"events[{i}] belongs to command {e['version']}, but command {version + 1} "
+                "comes first and every command makes at least one event.",
+                "log_mismatch",
+            )
+        version = e["version"]
+    if version != len(commands):
+        raise _refused(
+            f"The last event belongs to command {version}, not to the last command "
+            f"({len(commands)}).",
+            "log_mismatch",
+        )
+    if recorded.get("_seq") != len(events) and "_seq" in recorded:
+        raise _refused(
+            f"state._seq must be {len(events)}, the number of events in the log.", "log_mismatch"
+        )
+    run = 0
     for i, entry in enumerate(commands):
+        run = 0 if entry["command"].get("type") == "roll" else run + 1
+        if run > MAX_RUN_WITHOUT_ROLL:
+            raise _refused(
+                f"Commands {i + 2 - run} to {i + 1} of the log are {run:,} in a row without a "
+                f"roll; a real game never has more than {MAX_RUN_WITHOUT_ROLL:,}.",
+                "snapshot_too_long",
+            )
+
+
+def _bounded_replay(state: dict, commands: list, events: list) -> tuple[list[dict], set[int], dict]:
+    """Replay the log through the core, comparing each command's events with the recorded ones
+    as it goes (a forged log stops at its first forged command) within MAX_REPLAY_SECONDS of
+    CPU. Returns [{"version", "at", "command", "events", "story"}] ("story": the players and
+    deeds after a command that a roll follows, which the story of the game reads; else None),
+    the undone seqs and the last state."""
+    started = time.thread_time()
+    replayed, undone, at = [], set(), 0
+    for i, entry in enumerate(commands):
+        if i % 16 == 0:
+            time.sleep(0)  # let the table's requests have the interpreter between commands
+        if i % 64 == 0 and time.thread_time() - started > MAX_REPLAY_SECONDS:
+            raise _refused(
+                f"Replaying this snapshot took more than {MAX_REPLAY_SECONDS:g} seconds at "
+                f"command {i + 1}; a real game replays in about one. Nothing was resumed.",
+                "snapshot_too_costly",
+            )
         try:
             state, made = rules.apply(state, entry["command"])
         except rules.DomainError as e:  # BadCommand too
@@ -386,37 +475,53 @@ def _replay(
                 f"Command {i + 1} of the log ({kind}) is refused by the rules: {e.message}",
                 "log_refused",
             ) from None
-        replayed.append({**entry, "events": made, "answer": answer_text(state, made)})
-    return replayed, state
-
-
-def _compare_events(events: list[dict], replayed: list[dict]) -> set[int]:
-    """The events the replay made must be the recorded ones, undone marks included; the seqs
-    of the undone events."""
-    expected = [
-        (e["seq"], r["version"], e["type"], e["text"]) for r in replayed for e in r["events"]
-    ]
-    undone = {
-        seq
-        for r in replayed
-        for e in r["events"]
-        if e["type"] == "undone"
-        for seq in e.get("undid", [])
-    }
-    if len(events) != len(expected):
+        for e in made:
+            if at >= len(events):
+                raise _refused(
+                    f"The log's commands make more events than the {len(events)} it records.",
+                    "log_mismatch",
+                )
+            r = events[at]
+            if (r["seq"], r["version"], r["type"], r["text"]) != (
+                e["seq"],
+                i + 1,
+                e["type"],
+                e["text"],
+            ):
+                raise _refused(
+                    f"events[{at}] is not what command {i + 1} makes: the rules say {e['text']!r}.",
+                    "log_mismatch",
+                )
+            at += 1
+            if e["type"] == "undone":
+                undone.update(e.get("undid", []))
+        next_is_roll = i + 1 < len(commands) and commands[i + 1]["command"].get("type") == "roll"
+        replayed.append({**entry, "events": made, "story": _story(state) if next_is_roll else None})
+    if at != len(events):
         raise _refused(
-            f"The log's commands make {len(expected)} events, but the snapshot records "
-            f"{len(events)}.",
+            f"The log's commands make {at} events, but the snapshot records {len(events)}.",
             "log_mismatch",
         )
-    for i, (e, (seq, at_version, type_, text)) in enumerate(zip(events, expected, strict=True)):
-        if (e["seq"], e["version"], e["type"], e["text"]) != (seq, at_version, type_, text):
+    for i, e in enumerate(events):
+        if e["undone"] != (e["seq"] in undone):
             raise _refused(
-                f"events[{i}] is not what command {at_version} makes: the rules say {text!r}.",
-                "log_mismatch",
+                f"events[{i}].undone must be {str(e['seq'] in undone).lower()}.", "log_mismatch"
             )
-        if e["undone"] != (seq in undone):
-            raise _refused(
-                f"events[{i}].undone must be {str(seq in undone).lower()}.", "log_mismatch"
-            )
-    return undone
+    return replayed, undone, state
+
+
+def _story(state: dict) -> dict:
+    """What the story of a game reads of a state at a round's start (see story_of)."""
+    return story_of(rules.public_state(state))
+
+
+def story_of(public: dict) -> dict:
+    """The least of a public state that the story's net worths read: each player's cash and
+    the owned deeds with their mortgage and buildings (about 1 KB; the whole state is 4 KB)."""
+    props = {
+        deed: {k: st[k] for k in ("owner", "mortgaged", "houses", "hotel")}
+        for deed, st in public["properties"].items()
+        if st["owner"] is not None
+    }
+    players = [{"id": p["id"], "cash": p["cash"]} for p in public["players"]]
+    return {"state": {"players": players, "properties": props}}

@@ -486,15 +486,21 @@ class Store:
             self._moved[game_id] = row[0] if row else None
         return self._moved[game_id]
 
-    def token_revoked(self, token: str) -> str | None:
-        """The seat ("banker", "display" or a player id) `token` was replaced for, else None."""
+    def token_revoked(self, token: str, game_id: str | None = None) -> str | None:
+        """The seat ("banker", "display" or a player id) `token` was replaced for (in game
+        `game_id`, when given), else None."""
         db = self._db()
-        row = db.execute("select seat from revoked_tokens where token = ?", [token]).fetchone()
+        row = db.execute(
+            "select seat, game_id from revoked_tokens where token = ?", [token]
+        ).fetchone()
         if row is None:
             row = db.execute(
-                "select player_id from player_tokens where token = ? and revoked", [token]
+                "select player_id, game_id from player_tokens where token = ? and revoked",
+                [token],
             ).fetchone()
-        return row[0] if row else None
+        if row is None or (game_id is not None and row[1] != game_id):
+            return None
+        return row[0]
 
     # -- player links and cheap version checks ---------------------------------------------------
 
@@ -677,10 +683,14 @@ class Store:
                         "command": _dumps(command),
                         "idempotency_key": idempotency_key,
                         "key_scope": key_scope,
-                        "response": text,
+                        "response": NO_ANSWER if idempotency_key is None else text,
                         "at": at,
                     }
                 )
+                if idempotency_key is not None:
+                    _forget_old_answers(db, game_id)
+                if command.get("type") == "roll":
+                    _keep_story_state(db, game_id, state)
                 db["events"].insert_all(
                     {
                         "game_id": game_id,
@@ -777,6 +787,39 @@ class Store:
             game_id, edition, json.loads(names), json.loads(options), self.commands(game_id)
         )
 
+    # -- bounded storage (issue 12) ---------------------------------------------------------------
+
+    def game_count(self) -> int:
+        """How many games the database holds (the ceiling on new games counts them)."""
+        return self._db().execute("select count(*) from games").fetchone()[0]
+
+    def known_games(self, game_ids: list[str]) -> list[dict]:
+        """The games among `game_ids` (at most 100 looked at), as list_games gives them: a home
+        page reads only the games its browser knows, never every game of the server."""
+        ids = list(dict.fromkeys(i for i in game_ids if i))[:100]
+        if not ids:
+            return []
+        marks = ", ".join("?" for _ in ids)
+        rows = self._db().execute(
+            "select g.id, g.edition, g.names, g.version, g.created_at, "
+            "json_extract(g.state, '$.status'), "
+            "(select max(at) from commands c where c.game_id = g.id) "
+            f"from games g where g.id in ({marks})",
+            ids,
+        )
+        games = [
+            {
+                "game_id": game_id,
+                "edition": edition,
+                "names": json.loads(names),
+                "status": status,
+                "version": version,
+                "at": last or created or "",
+            }
+            for game_id, edition, names, version, created, status, last in rows
+        ]
+        return sorted(games, key=lambda g: g["at"], reverse=True)
+
     # -- the story of a game (issue 16): cheap reads for banker.story ------------------------------
 
     STORY_EVENT_TYPES = ("started", "rolled", "paid", "rent_claim_opened", "rent_asked")
@@ -815,7 +858,7 @@ class Store:
             rows = self._db().execute(
                 "select version, json_extract(response, '$.state.players'), "
                 "json_extract(response, '$.state.properties') from commands "
-                f"where game_id = ? and version in ({marks})",
+                f"where game_id = ? and version in ({marks}) and response != ''",
                 [game_id, *chunk],
             )
             states.update(
@@ -884,31 +927,19 @@ class Store:
         except snapshots.SnapshotError as e:
             raise SnapshotRefused(e.status, e.code, e.message) from None
 
+        commands, events = _log_rows(game_id, checked)
+
         def log(db: sqlite_utils.Database) -> None:
-            db["commands"].insert_all(
-                {
-                    "game_id": game_id,
-                    "version": c["version"],
-                    "command": _dumps(c["command"]),
-                    "idempotency_key": None,  # keys belong to the game they were sent to
-                    "response": c["answer"],
-                    "at": c["at"],
-                }
-                for c in checked.commands
+            # Rows made before the write lock is taken: the lock is held only to insert them.
+            db.conn.executemany(
+                "insert into commands (game_id, version, command, idempotency_key, response, at)"
+                " values (?, ?, ?, null, ?, ?)",
+                commands,
             )
-            db["events"].insert_all(
-                {
-                    "game_id": game_id,
-                    "seq": e["seq"],
-                    "version": c["version"],
-                    "type": e["type"],
-                    "text": e["text"],
-                    "data": _dumps({k: v for k, v in e.items() if k not in _EVENT_COLUMNS}),
-                    "at": checked.events_at[e["seq"]],
-                    "undone": int(e["seq"] in checked.undone),
-                }
-                for c in checked.commands
-                for e in c["events"]
+            db.conn.executemany(
+                "insert into events (game_id, seq, version, type, text, data, at, undone)"
+                " values (?, ?, ?, ?, ?, ?, ?, ?)",
+                events,
             )
 
         return self._add_game(
@@ -950,3 +981,79 @@ def backup(database: str | Path, destination: str | Path) -> int:
 
 
 _EVENT_COLUMNS = {"seq", "type", "text"}
+
+# -- bounded storage (issue 12) ------------------------------------------------------------------
+
+NO_ANSWER = ""  # the `response` of a command sent without an Idempotency-Key: nothing to repeat
+KEPT_ANSWERS = 300  # the answers kept per game, for the latest keyed commands
+
+
+def _log_rows(game_id: str, checked) -> tuple[list[tuple], list[tuple]]:
+    """The commands and events rows of an imported game. Keys belong to the game they were sent
+    to, and answers are kept only for keyed commands: an imported command keeps none, only,
+    before a roll, the players and deeds the story reads."""
+    commands = [
+        (
+            game_id,
+            c["version"],
+            _dumps(c["command"]),
+            _dumps(c["story"]) if c["story"] else NO_ANSWER,
+            c["at"],
+        )
+        for c in checked.commands
+    ]
+    events = [
+        (
+            game_id,
+            e["seq"],
+            c["version"],
+            e["type"],
+            e["text"],
+            _dumps({k: v for k, v in e.items() if k not in _EVENT_COLUMNS}),
+            checked.events_at[e["seq"]],
+            int(e["seq"] in checked.undone),
+        )
+        for c in checked.commands
+        for e in c["events"]
+    ]
+    return commands, events
+
+
+def _forget_old_answers(db: sqlite_utils.Database, game_id: str) -> None:
+    """Keep the answers (and keys) of only the game's latest KEPT_ANSWERS keyed commands: a
+    retry comes seconds after its command, and a long game's log stays proportional to its
+    events. A forgotten key is new again (a client never reuses one after minutes). An answer
+    whose state the story reads (the state just before a roll, see states_at) keeps only what
+    the story reads of it (snapshot.story_of)."""
+    rows = db.execute(
+        "select version, response, exists (select 1 from commands n where n.game_id = ? "
+        "  and n.version = c.version + 1 and json_extract(n.command, '$.type') = 'roll') "
+        "from commands c where game_id = ? and idempotency_key is not null and version <= ("
+        "  select version from commands where game_id = ? and idempotency_key is not null"
+        "  order by version desc limit 1 offset ?)",
+        [game_id, game_id, game_id, KEPT_ANSWERS],
+    ).fetchall()
+    for version, response, before_roll in rows:
+        kept = NO_ANSWER
+        if before_roll and response:
+            kept = _dumps(snapshots.story_of(json.loads(response)["state"]))
+        db.execute(
+            "update commands set idempotency_key = null, response = ? "
+            "where game_id = ? and version = ?",
+            [kept, game_id, version],
+        )
+
+
+def story_state(state: dict) -> str:
+    """What the story keeps of the state just before a roll (snapshot.story_of)."""
+    return _dumps(snapshots.story_of(rules.public_state(state)))
+
+
+def _keep_story_state(db: sqlite_utils.Database, game_id: str, before: dict) -> None:
+    """A roll is about to be recorded: the command before it keeps the state the story reads
+    (unless it kept its whole answer, for its Idempotency-Key)."""
+    if before["version"] > 0:
+        db.execute(
+            "update commands set response = ? where game_id = ? and version = ? and response = ?",
+            [story_state(before), game_id, before["version"], NO_ANSWER],
+        )

@@ -18,6 +18,7 @@ the page of the new version: p50 and p95 over every (bid, observer) pair. Budget
 from __future__ import annotations
 
 import argparse
+import html
 import http.client
 import json
 import re
@@ -49,31 +50,44 @@ NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"]
 
 
 class BankerPage(threading.Thread):
-    """The Banker's table screen: polls with its cookie, keeps the version it holds."""
+    """The Banker's table screen: polls with its cookie the URL its last screen carries (as
+    htmx does: the version and which phones follow), keeps the version it holds."""
 
-    def __init__(self, port: int, game_id: str, cookie: str, version: int, stop, pace: float):
+    def __init__(self, port: int, game_id: str, cookie: str, stop, pace: float):
         super().__init__(daemon=True)
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-        self.game_id, self.cookie, self.version = game_id, cookie, version
-        self.stop, self.pace = stop, pace
+        self.cookie, self.stop, self.pace = cookie, stop, pace
+        body = self.get(f"/games/{game_id}")[1]
+        self.version = int(re.search(rb'data-version="(\d+)"', body).group(1))
+        self.path = poll_path(body)
         self.seen: dict[int, float] = {}
-        self.errors = 0
+        self.errors = self.polls = 0
+
+    def get(self, path: str) -> tuple[int, bytes]:
+        self.conn.request("GET", path, headers={"Cookie": self.cookie})
+        r = self.conn.getresponse()
+        return r.status, r.read()
 
     def run(self):
         next_at = time.monotonic()
         while not self.stop.is_set():
             next_at += self.pace
-            path = f"/games/{self.game_id}/poll?v={self.version}&screen=table"
-            self.conn.request("GET", path, headers={"Cookie": self.cookie})
-            r = self.conn.getresponse()
-            body = r.read()
-            if r.status == 200:
+            status, body = self.get(self.path)
+            self.polls += 1
+            if status == 200:
                 self.version = int(re.search(rb'data-version="(\d+)"', body).group(1))
-                self.seen[self.version] = time.monotonic()
-            elif r.status != 204:
+                self.seen.setdefault(self.version, time.monotonic())
+                self.path = poll_path(body)
+            elif status != 204:
                 self.errors += 1
             self.stop.wait(max(0.0, next_at - time.monotonic()))
         self.conn.close()
+
+
+def poll_path(body: bytes) -> str:
+    """The URL of the poll that a Banker's screen carries (its hx-get)."""
+    m = re.search(rb'hx-get="([^"]*/poll\?[^"]*)"', body)
+    return html.unescape(m.group(1).decode())
 
 
 def banker_cookie(port: int, banker_url: str) -> str:
@@ -116,9 +130,9 @@ def measure(port: int, bids: int = 30, every: float = 1.3) -> dict:
         phone.player = game["players"][i]["id"]
         time.sleep(POLL_EVERY / len(phones))  # spread over the polling period, as real phones
         phone.start()
-    banker = BankerPage(
-        port, game["game_id"], banker_cookie(port, game["banker_url"]), 3, stop, BANKER_POLL_EVERY
-    )
+    time.sleep(2 * POLL_EVERY)  # every phone follows: the Banker's page shows it
+    cookie = banker_cookie(port, game["banker_url"])
+    banker = BankerPage(port, game["game_id"], cookie, stop, BANKER_POLL_EVERY)
     banker.start()
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
     sent: list[tuple[int, int, float]] = []  # (bidder's phone, version, when sent)

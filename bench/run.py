@@ -425,6 +425,9 @@ def main(argv=None) -> int:
     from bench.story import rows as story_rows
 
     rows += story_rows(measure_story(args.long, args.runs))
+    from bench import hostile  # issue 12: what a hostile visitor costs
+
+    rows += hostile.rows()
     width = max(len(r[0]) for r in rows)
     print(f"{'measurement':<{width}}  {'budget':<22}  figure")
     for name, budget, figure in rows:

@@ -267,3 +267,16 @@ def test_without_players_act_a_player_may_only_claim_rent(seat):
     forbidden(api, {"type": "propose_trade", "from": "p1"}, ann, NOT_PLAYERS_ACT)
     api.ok({"type": "claim_rent", "claim": g.claims[0]["id"]}, token=ann)
     assert player_of(api, "p1")["cash"] == 1500 + 4
+
+
+def test_a_game_created_without_players_act_keeps_every_command_but_claims_the_bankers(new_game):
+    g = new_game(["Ann", "Bob"], options={"players_act": False})
+    assert g.state()["options"]["players_act"] is False
+    g.ok({"type": "start", "first": "p1"})
+    g.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
+    forbidden(g, {"type": "buy"}, g.tokens["p1"], NOT_PLAYERS_ACT)
+    g.ok({"type": "buy"})
+    g.ok({"type": "roll", "player": "p2", "dice": [1, 2]})
+    (claim,) = g.state()["pending"]["rent_claims"]
+    g.ok({"type": "claim_rent", "claim": claim["id"]}, token=g.tokens["p1"])
+    assert player_of(g, "p1")["cash"] == 1500 - 60 + 4

@@ -211,3 +211,11 @@ def test_an_idle_display_poll_is_answered_204_until_its_token_is_replaced(game):
 def test_a_superscript_digit_in_a_players_poll_is_no_server_error(game):
     r = game.client.get(f"/join/{game.tokens['p1']}/version?v=%C2%B2")
     assert r.status_code == 200  # not a version: the fresh fragment
+
+
+def test_a_replaced_token_shown_to_another_game_is_only_a_stranger_there(new_game):
+    first, second = new_game(), new_game()
+    old = first.tokens["p1"]
+    new_link(first, "p1")
+    assert get_state(first, old).get_json()["error"]["code"] == "token_replaced"
+    assert get_state(second, old).get_json()["error"]["code"] == "token_not_allowed"

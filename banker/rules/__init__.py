@@ -14,12 +14,14 @@ Modules, each importing only those before it (no cycle): board, errors ← state
 money, events, gates), schema (command fields) ← holdings (building, mortgages, score), rent
 (rent and claims) ← auctions ← turn (whose turn, rolls, landing, jail) ← cards; holdings ← trades
 ← debts; endgame (deadline, score_game, stop), corrections (adjust, move) ← game (new_game,
-apply, undo). permissions (who may send what) sits on game.
+apply, undo). permissions (who may send what) sits on game; words (pending in sentences) on
+endgame and trades.
 
 What the pages may ask (read functions, pure, never raising):
     undo_refusal(state), claim_refusal(state, claim_id), askable_claims(state),
     trade_refusal(state, deal_or_offer), bankruptcy_refusal(state, pid), score(state, pid),
-    can_raise(state, pid), phase(state), phase_sentence(state), describe_deal(state, deal).
+    can_raise(state, pid), phase(state), phase_sentence(state), describe_deal(state, deal),
+    pending_in_words(state) (what the table still has to settle, one sentence each).
 """
 
 from .endgame import askable_claims, claims_wait, phase, phase_sentence
@@ -30,6 +32,7 @@ from .rent import claim_refusal
 from .schema import COMMANDS as COMMAND_SCHEMA
 from .schema import describe as describe_command
 from .trades import describe_deal, trade_refusal
+from .words import pending_in_words
 
 __all__ = [
     "BadCommand",
@@ -46,6 +49,7 @@ __all__ = [
     "describe_deal",
     "new_game",
     "phase",
+    "pending_in_words",
     "phase_sentence",
     "public_state",
     "replay",

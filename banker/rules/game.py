@@ -5,6 +5,7 @@ from __future__ import annotations
 from . import auctions, cards, corrections, debts, endgame, holdings, rent, schema, trades, turn
 from .board import DEED_IDS, HOTELS, HOUSES, STARTING_CASH
 from .errors import BadCommand, DomainError
+from .names import normalised_names
 from .state import clone, event, pay, require_playing
 
 EDITIONS = ("g0009", "classic")
@@ -18,7 +19,7 @@ def new_game(game_id: str, edition: str, names: list, options: dict | None = Non
         raise BadCommand('\'edition\' must be "g0009" or "classic".', "unknown_edition")
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         raise BadCommand("'players' must be a list of names.", "wrong_type")
-    names = [n.strip() for n in names]
+    names = normalised_names(names)  # NFC, trimmed, visible, no look-alikes (rules/names.py)
     if not 2 <= len(names) <= 6:
         raise BadCommand("A game has 2 to 6 players.", "out_of_range")
     for n in names:
@@ -33,6 +34,10 @@ def new_game(game_id: str, edition: str, names: list, options: dict | None = Non
         groups = [names[:2], names[2:]]
     else:
         groups = [[n] for n in names]
+    return _new_state(game_id, edition, opts, groups)
+
+
+def _new_state(game_id: str, edition: str, opts: dict, groups: list[list[str]]) -> dict:
     players = [
         {
             "id": f"p{i}",

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from .board import CARDS, DECK_NAMES, DECKS, DEED_IDS
 from .errors import BadCommand
+from .state import clone
 
 MAX_AMOUNT = 1_000_000  # the bound on any amount in a command
 
@@ -21,18 +22,16 @@ class Field:
     """One field of a command. Subclasses check a value (`check`) and describe it."""
 
     def __init__(self, name: str, required: bool = True, default=None, description: str = ""):
-        self.name, self.required, self.default, self.description = (
-            name,
-            required,
-            default,
-            description,
-        )
+        self.name = name
+        self.required = required
+        self.default = default  # the value of an absent optional field (copied each time)
+        self.description = description
 
     def read(self, state: dict, c: dict):
         if self.name not in c:
             if self.required:
                 raise BadCommand(f"The command needs the field '{self.name}'.", "missing_field")
-            return _copy(self.default)
+            return clone(self.default)
         return self.check(state, c[self.name], c)
 
     def check(self, state: dict, value, c: dict):  # pragma: no cover - abstract
@@ -46,14 +45,6 @@ class Field:
         if self.description:
             d["description"] = self.description
         return d
-
-
-def _copy(x):
-    return (
-        [_copy(v) for v in x]
-        if isinstance(x, list)
-        else ({k: _copy(v) for k, v in x.items()} if isinstance(x, dict) else x)
-    )
 
 
 def _is_int(v) -> bool:

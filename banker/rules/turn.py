@@ -115,27 +115,7 @@ def land(s: dict, events: list, pid: str, dice_total: int = 0, card: str | None 
         elif st["mortgaged"]:
             event(s, events, "no_rent", f"{deed_name(prop)} is mortgaged: no rent is due.")
         elif DEEDS[prop].kind == "utility":
-            if card == "utility":
-                multiplier = 10
-            else:
-                multiplier = utility_multiplier(s, prop)
-            if card == "utility" or s["edition"] == "g0009":
-                pending["dice"] = {
-                    "player": pid,
-                    "reason": "utility_rent",
-                    "multiplier": multiplier,
-                    "property": prop,
-                }
-                event(
-                    s,
-                    events,
-                    "rent_roll_needed",
-                    f"{p['name']} rolls the dice again: the rent for {deed_name(prop)} is "
-                    f"{multiplier} times that roll.",
-                    player=pid,
-                )
-            else:
-                open_claim(s, events, owner, pid, prop, multiplier * dice_total)
+            utility_rent(s, events, p, prop, dice_total, card)
         else:
             amount = rent(s, prop)
             if card == "railroad":
@@ -147,6 +127,29 @@ def land(s: dict, events: list, pid: str, dice_total: int = 0, card: str | None 
         pay(s, events, pid, None, space.amount, "tax", space.name)
     elif pos == GO_TO_JAIL:
         send_to_jail(s, events, pid, "")
+
+
+def utility_rent(s: dict, events: list, p: dict, prop: str, dice_total: int, card) -> None:
+    """G0009 (or a card): the payer rolls again for the rent; classic: the roll that moved."""
+    multiplier = 10 if card == "utility" else utility_multiplier(s, prop)
+    if card == "utility" or s["edition"] == "g0009":
+        s["pending"]["dice"] = {
+            "player": p["id"],
+            "reason": "utility_rent",
+            "multiplier": multiplier,
+            "property": prop,
+        }
+        event(
+            s,
+            events,
+            "rent_roll_needed",
+            f"{p['name']} rolls the dice again: the rent for {deed_name(prop)} is "
+            f"{multiplier} times that roll.",
+            player=p["id"],
+        )
+    else:
+        owner = s["properties"][prop]["owner"]
+        open_claim(s, events, owner, p["id"], prop, multiplier * dice_total)
 
 
 def move_and_land(s: dict, events: list, pid: str, steps: int) -> None:

@@ -64,11 +64,15 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(snapshots.bp)
     app.register_blueprint(display.bp)
     app.register_error_handler(HTTPException, _http_error)
+    from banker.web import limits
+
     app.register_error_handler(DiskFull, _disk_full)
     # Browsers ask for /favicon.ico on their own (a JSON answer opened in a tab, say).
     app.add_url_rule("/favicon.ico", "favicon", lambda: app.send_static_file("favicon.ico"))
     app.add_url_rule("/manifest.webmanifest", "manifest", manifest)
     from banker.web.fastpoll import IdlePolls
+
+    limits.install(app)
 
     app.wsgi_app = IdlePolls(app.wsgi_app, app.extensions["banker.store"])
     public = app.config.get("PUBLIC_URL")

@@ -90,7 +90,7 @@ def _caller(game_id: str) -> str:
     token = _token()
     role = store.role(game_id, token)
     if role is None:
-        seat = store.token_revoked(token)
+        seat = store.token_revoked(token, game_id)
         if seat is not None:
             raise ApiError(403, "token_replaced", REPLACED.format(seat=seat))
         raise ApiError(403, "token_not_allowed", "This token does not belong to this game.")
@@ -186,7 +186,11 @@ def post_command(game_id: str):
     expected_version = command.pop("expected_version", _ABSENT)
     if expected_version is _ABSENT:
         expected_version = None
-    elif not isinstance(expected_version, int) or isinstance(expected_version, bool):
+    elif (
+        not isinstance(expected_version, int)
+        or isinstance(expected_version, bool)
+        or not 0 <= expected_version <= 10**12  # not 4,300 digits echoed back (issue 12)
+    ):
         raise ApiError(400, "wrong_type", "'expected_version' must be a whole number.")
     key = request.headers.get("Idempotency-Key")
     if key is not None and not 1 <= len(key) <= MAX_IDEMPOTENCY_KEY:

@@ -33,7 +33,12 @@ class IdlePolls:
         ):
             token = path[path.index("/", 1) + 1 : -8]
             v = parse_qs(environ.get("QUERY_STRING", "")).get("v", [""])[0]
-            if v.isdigit() and v.isascii() and self._unchanged(path, token, int(v)):
+            if (
+                v.isascii()
+                and v.isdigit()
+                and len(v) <= 12
+                and self._unchanged(path, token, int(v))
+            ):
                 start_response("204 NO CONTENT", list(_HEADERS))
                 return [b""]
         return self.app(environ, start_response)

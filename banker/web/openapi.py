@@ -23,6 +23,12 @@ def _ok(description: str, schema: dict) -> dict:
 
 
 MEDIA_ERROR = {"415": _error("The body was not sent as Content-Type: application/json.")}
+# What a stranger may cost (issue 12): limits on making games, with Retry-After for 429 and 503.
+NEW_GAME_LIMITS = {
+    "429": _error("This address made too many games in the last minute (see Retry-After)."),
+    "503": _error("The server holds its ceiling of games, or is resuming another snapshot."),
+    "507": _error("The database has reached its ceiling of size."),
+}
 AUTH_ERRORS = {
     "401": _error("No token was sent."),
     "403": _error("The token is not one of this game's, or may not do this."),
@@ -55,6 +61,7 @@ def _play_paths() -> dict:
                     "413": _error("The body is too large."),
                     **MEDIA_ERROR,
                     "422": _error("The rules forbid this game."),
+                    **NEW_GAME_LIMITS,
                 },
             }
         },
@@ -180,6 +187,7 @@ def _snapshot_paths() -> dict:
                         "The rules refuse the game or a command of its log, or the log does "
                         "not reproduce the recorded events and state."
                     ),
+                    **NEW_GAME_LIMITS,
                 },
             },
         },

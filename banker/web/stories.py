@@ -14,6 +14,7 @@ from banker.web import charts
 from banker.web.board import GROUP_COLORS
 
 _LOCK = threading.Lock()
+_GAME_LOCKS: dict[str, threading.Lock] = {}
 
 
 def load(store: Store, game_id: str) -> dict:
@@ -23,15 +24,22 @@ def load(store: Store, game_id: str) -> dict:
     key = (game_id, state["version"])
     with _LOCK:
         found = cache.get(key)
+        game_lock = _GAME_LOCKS.setdefault(game_id, threading.Lock())
     if found is not None:
         return found
-    found = compute(store, game_id, state)
-    with _LOCK:
-        for old in [k for k in cache if k[0] == game_id]:
-            del cache[old]
-        if len(cache) > 64:
-            cache.clear()
-        cache[key] = found
+    # Every phone polls right after a command: one of them computes, the others wait for it.
+    with game_lock:
+        with _LOCK:
+            found = cache.get(key)
+        if found is not None:
+            return found
+        found = compute(store, game_id, state)
+        with _LOCK:
+            for old in [k for k in cache if k[0] == game_id]:
+                del cache[old]
+            if len(cache) > 64:
+                cache.clear()
+            cache[key] = found
     return found
 
 

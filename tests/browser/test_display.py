@@ -230,3 +230,18 @@ def test_the_story_page_reads_well_and_passes_axe(live_server, new_api_game, scr
     screenshot(page, "story-phone")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     assert axe_violations(page) == []
+
+
+def test_six_players_with_long_names_fit_the_laptop_screen(live_server, screen):
+    from bench.bot import Bot
+
+    store = live_server.store
+    names = ["Maximilian-Alexander Longname", "Bob", "Cleopatra Philopator VII", "Dave", "Eve"]
+    game = store.create_game("g0009", [*names, "Frankenstein Junior"], {})
+    bot = Bot(9)
+    for _ in range(500):
+        store.execute(game["game_id"], bot.next_command(store.state(game["game_id"])))
+    page = screen("laptop")
+    page.goto(f"{live_server.url}/display/{game['display_token']}")
+    assert page.evaluate(_OVERFLOW) == []
+    screenshot(page, "display-laptop-six-players")

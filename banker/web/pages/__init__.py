@@ -180,19 +180,21 @@ def _cookie_list(name: str) -> list[str]:
 
 def _home_context(error: str | None = None, form: MultiDict | None = None) -> dict:
     store = get_store()
-    mine = _cookie_list(GAMES_COOKIE)
-    games = {g["game_id"]: g for g in store.list_games()}
+    mine = _cookie_list(GAMES_COOKIE)[:50]
+    # Only the games this browser knows are read: never every game of the server (issue 12).
+    found = {t: store.player_by_token(t) for t in _cookie_list(JOINED_COOKIE)[:50]}
+    ids = mine + [f[0] for f in found.values() if f]
+    games = {g["game_id"]: g for g in store.known_games(ids)}
     joined = []
-    for token in _cookie_list(JOINED_COOKIE):
-        found = store.player_by_token(token)
-        if found and found[0] in games:
-            game_id, pid = found
+    for token, hit in found.items():
+        if hit and hit[0] in games:
+            game_id, pid = hit
             names = views.player_names(store.state(game_id))
             joined.append({**games[game_id], "as": names.get(pid, pid), "token": token})
     return {
         "games": [games[g] for g in mine if g in games],
         "joined": joined,
-        "others": sum(1 for g in games if g not in mine),
+        "others": 0,
         "error": error,
         "form": form or MultiDict(),
     }

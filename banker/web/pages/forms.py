@@ -145,7 +145,11 @@ def command_from(form: MultiDict) -> dict:
 def expected_version(form: MultiDict) -> int | None:
     """The version the form was rendered at, None when the form does not say."""
     raw = form.get("expected_version", "")
-    return int(raw) if raw.isdigit() else None
+    if not raw:
+        return None
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 12):  # not "²", nor 4,300 digits
+        raise FormError("This form's version is not a number: reload the page and try again.")
+    return int(raw)
 
 
 def idempotency_key(form: MultiDict) -> str | None:

@@ -430,7 +430,7 @@ def _side_parts(args, prefix: str) -> list[str]:
         if d in DECK_NAMES
     ]
     cash = (args.get(f"{prefix}_cash") or "").strip().replace(",", "")
-    if cash.isdigit() and int(cash) > 0:
+    if cash.isascii() and cash.isdigit() and len(cash) <= 12 and int(cash) > 0:
         parts.append(money(int(cash)))
     return parts
 

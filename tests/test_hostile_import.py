@@ -1,0 +1,377 @@
+"""Issue 12, in process: bounded import, bounded storage, limits on new games, every input has
+an answer, names that cannot fool the table, and no token in a log line."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+import time
+
+import pytest
+from conftest import Game
+
+from banker import snapshot
+from banker import store as store_module
+from banker.rules import BadCommand
+from banker.rules.names import normalised_names
+from banker.web import create_app
+from banker.web.limits import RedactTokens, redact
+from bench.hostile import compact, crafted_snapshot, real_snapshot
+
+
+def count(db_path, sql: str) -> int:
+    with sqlite3.connect(db_path) as conn:
+        return conn.execute(sql).fetchone()[0]
+
+
+def new_game(client, names=("Ann", "Bob")) -> Game:
+    r = client.post("/api/v1/games", json={"players": list(names)})
+    assert r.status_code == 201, r.get_json()
+    return Game(client, r.get_json())
+
+
+def refused(r, status: int, code: str) -> str:
+    """The refusal's sentence, after checking its status and code."""
+    assert r.status_code == status, r.get_data(as_text=True)[:300]
+    error = r.get_json()["error"]
+    assert error["code"] == code, error
+    assert error["message"].endswith((".", ")")) and len(error["message"]) > 20
+    return error["message"]
+
+
+@pytest.fixture(scope="module")
+def real_doc():
+    return real_snapshot(events=5000)
+
+
+# -- 1. bounded import ------------------------------------------------------------------------
+
+
+def test_the_crafted_snapshot_of_the_issue_is_refused_in_under_0_2_seconds_with_a_422(
+    client, db_path
+):
+    doc = crafted_snapshot(moves=48_000)
+    data = compact(doc)
+    assert 4_000_000 < len(data) <= snapshot.MAX_BYTES  # about 5 MB, under the size limit
+    games = count(db_path, "select count(*) from games")
+    t0, c0 = time.perf_counter(), time.thread_time()
+    r = client.post("/api/v1/games/import", data=data, headers={"Content-Type": "application/json"})
+    cpu, wall = time.thread_time() - c0, time.perf_counter() - t0
+    message = refused(r, 422, "snapshot_too_long")
+    assert "48,010 commands" in message and "at most 12,000" in message
+    assert cpu < 0.2, (cpu, wall)
+    assert count(db_path, "select count(*) from games") == games
+
+
+def test_a_log_whose_events_do_not_match_its_commands_is_refused_before_any_replay(client):
+    doc = crafted_snapshot(moves=5_000)  # under the command limit, but no events
+    t0 = time.thread_time()
+    r = client.post("/api/v1/games/import", json=doc)
+    assert time.thread_time() - t0 < 0.2
+    assert "every command makes at least one event" in refused(r, 422, "log_mismatch")
+
+
+def test_a_run_of_commands_without_a_roll_longer_than_a_table_plays_is_refused(client):
+    doc = crafted_snapshot(moves=snapshot.MAX_RUN_WITHOUT_ROLL + 5)
+    at = doc["commands"][0]["at"]
+    # Forged events, one per command, so that only the run is wrong.
+    doc["events"] = [
+        {"seq": i + 1, "version": i + 1, "type": "x", "text": "x", "at": at, "undone": False}
+        for i in range(len(doc["commands"]))
+    ]
+    doc["state"]["_seq"] = len(doc["events"])
+    message = refused(client.post("/api/v1/games/import", json=doc), 422, "snapshot_too_long")
+    assert "in a row without a roll" in message
+
+
+def test_a_forged_log_stops_at_its_first_forged_command(client, real_doc):
+    doc = json.loads(json.dumps(real_doc))
+    doc["events"][40]["text"] = "Ann found 1,000,000 in the couch."
+    t0 = time.thread_time()
+    message = refused(client.post("/api/v1/games/import", json=doc), 422, "log_mismatch")
+    assert "events[40] is not what command" in message
+    assert time.thread_time() - t0 < 0.5  # it did not replay the 2,000 commands after it
+
+
+def test_a_replay_over_its_cpu_budget_is_refused_and_stores_nothing(
+    client, db_path, real_doc, monkeypatch
+):
+    monkeypatch.setattr(snapshot, "MAX_REPLAY_SECONDS", 0.05)
+    games = count(db_path, "select count(*) from games")
+    message = refused(
+        client.post("/api/v1/games/import", json=real_doc), 422, "snapshot_too_costly"
+    )
+    assert "took more than 0.05 seconds" in message
+    assert count(db_path, "select count(*) from games") == games
+
+
+def test_a_real_5000_event_snapshot_still_imports_and_stores_no_answers(client, db_path, real_doc):
+    assert len(real_doc["events"]) >= 5000
+    r = client.post("/api/v1/games/import", json=real_doc)
+    assert r.status_code == 201, r.get_json()
+    game_id = r.get_json()["game_id"]
+    commands = count(db_path, f"select count(*) from commands where game_id = '{game_id}'")
+    assert commands == len(real_doc["commands"])
+    # No answer is stored: only, before each roll, the players and deeds the story reads.
+    where = f"from commands where game_id = '{game_id}' and response != ''"
+    assert count(db_path, f"select count(*) {where} and json_extract(response, '$.events')") == 0
+    rolls = sum(c["command"]["type"] == "roll" for c in real_doc["commands"][1:])
+    assert count(db_path, f"select count(*) {where}") == rolls
+
+
+# -- 2. bounded storage -----------------------------------------------------------------------
+
+
+def test_answers_are_kept_only_for_keyed_commands_and_only_the_latest_few(
+    client, db_path, monkeypatch
+):
+    monkeypatch.setattr(store_module, "KEPT_ANSWERS", 3)
+    g = new_game(client)
+    g.ok({"type": "start", "first": "p1"})  # no key: no answer kept
+    for i in range(5):
+        g.ok({"type": "adjust", "player": "p1", "amount": 1, "reason": "x"},
+             headers={"Idempotency-Key": f"k{i}"})  # fmt: skip
+    rows = sqlite3.connect(db_path).execute(
+        "select version, idempotency_key, response != '' from commands where game_id = ? "
+        "order by version",
+        [g.id],
+    )
+    assert list(rows) == [
+        (1, None, 0),
+        (2, None, 0),
+        (3, None, 0),
+        (4, "k2", 1),
+        (5, "k3", 1),
+        (6, "k4", 1),
+    ]
+    # A kept key still repeats its answer; the Banker's game goes on.
+    again = g.post({"type": "adjust", "player": "p1", "amount": 1, "reason": "x"},
+                   headers={"Idempotency-Key": "k4"})  # fmt: skip
+    assert again.headers.get("Idempotent-Replayed") == "true"
+    assert g.state()["version"] == 6
+
+
+@pytest.fixture
+def limited(tmp_path):
+    app = create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(tmp_path / "limited.db"),
+            "LIMIT_LOOPBACK": True,
+            "CREATES_PER_MINUTE": 3,
+        }
+    )
+    yield app
+    app.extensions["banker.store"].close()
+
+
+def test_a_client_making_games_too_fast_gets_429_with_retry_after_while_others_go_on(limited):
+    client = limited.test_client()
+    first = new_game(client)
+    new_game(client)
+    client.post("/api/v1/games/import", json={"format": "banker-snapshot"})  # counts too
+    r = client.post("/api/v1/games", json={"players": ["Ann", "Bob"]})
+    message = refused(r, 429, "too_many_games")
+    assert "3 games in the last minute" in message
+    assert 1 <= int(r.headers["Retry-After"]) <= 60
+    page = client.post("/games", data={"name": ["Ann", "Bob"]})  # the home page's form
+    assert page.status_code == 429 and "in the last minute" in page.get_data(as_text=True)
+    # Another address may still create; the Banker's game goes on.
+    other = limited.test_client()
+    other.environ_base["REMOTE_ADDR"] = "192.0.2.7"
+    assert other.post("/api/v1/games", json={"players": ["Ann", "Bob"]}).status_code == 201
+    assert first.ok({"type": "start", "first": "p1"})["version"] == 1
+
+
+def test_the_ceilings_on_games_and_database_size_refuse_new_games_while_games_go_on(app, client):
+    g = new_game(client)
+    app.config["MAX_GAMES"] = 1
+    message = refused(client.post("/api/v1/games", json={"players": ["A", "B"]}), 503,
+                      "server_full")  # fmt: skip
+    assert "1 games, its ceiling" in message
+    assert g.ok({"type": "start", "first": "p1"})["version"] == 1
+    app.config["MAX_GAMES"] = 100
+    app.config["MAX_DB_BYTES"] = 1
+    refused(client.post("/api/v1/games", json={"players": ["A", "B"]}), 507, "disk_full")
+    assert g.ok({"type": "roll", "player": "p1", "dice": [1, 2]})["version"] == 2
+
+
+def test_the_home_page_shows_only_the_games_this_browser_knows(client, app):
+    mine, theirs = new_game(client, ("Ann", "Bob")), new_game(client, ("Zed", "Yan"))
+    client.set_cookie("banker_games", mine.id)
+    html = client.get("/").get_data(as_text=True)
+    assert mine.id in html and theirs.id not in html and "Zed" not in html
+    assert "other game" not in html
+
+
+# -- 5. every input has an answer -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'{"players": ["Ann", "B\\ud800ob"]}',
+        b'{"players": ["Ann", "Bob"], "options": {"\\udfff": true}}',
+    ],
+)
+def test_a_lone_surrogate_in_a_new_game_is_400_with_a_sentence(client, db_path, body):
+    r = client.post("/api/v1/games", data=body, headers={"Content-Type": "application/json"})
+    assert "not valid Unicode" in refused(r, 400, "bad_text")
+
+
+def test_a_lone_surrogate_in_a_reason_is_400_and_changes_nothing(client):
+    g = new_game(client)
+    g.ok({"type": "start", "first": "p1"})
+    body = b'{"type": "adjust", "player": "p1", "amount": 5, "reason": "oops \\udc00"}'
+    r = g.post(None, data=body, headers={"Content-Type": "application/json"})
+    refused(r, 400, "bad_text")
+    assert g.state()["version"] == 1
+
+
+def test_a_lone_surrogate_in_an_imported_log_is_a_400_not_a_500(client, db_path, real_doc):
+    doc = json.loads(json.dumps(real_doc))
+    doc["game"]["players"][0] = "An\ud800n"
+    data = json.dumps(doc).encode()  # ensure_ascii: the surrogate travels as \\ud800
+    r = client.post("/api/v1/games/import", data=data,
+                    headers={"Content-Type": "application/json"})  # fmt: skip
+    assert r.status_code == 400 and "surrogate" in r.get_json()["error"]["message"]
+
+
+@pytest.mark.parametrize("value", ["²", "¹²", "9" * 4300, "1e3"])
+def test_odd_digits_in_every_query_and_form_field_answer_a_sentence_never_500(client, value):
+    g = new_game(client)
+    g.ok({"type": "start", "first": "p1"})
+    g.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
+    token = g.tokens["p2"]
+    for url in (
+        f"/join/{token}/version?v={value}",
+        f"/join/{token}?v={value}",
+        f"/games/{g.id}/poll?v={value}&token={g.banker_token}",
+        f"/games/{g.id}/trade?token={g.banker_token}&from=p1&to=p2&give_cash={value}",
+    ):
+        r = client.get(url)
+        assert r.status_code < 500, url
+    client.set_cookie(f"banker_{g.id}", g.banker_token, path=f"/games/{g.id}")
+    forms = [
+        {"type": "trade", "from": "p1", "to": "p2", "give_properties": "baltic-avenue",
+         "receive_cash": "1", "expected_version": value},
+        {"type": "trade", "from": "p1", "to": "p2", "give_properties": "baltic-avenue",
+         "receive_cash": value},
+        {"type": "trade", "from": "p1", "to": "p2", "give_cash": value, "receive_cash": "1"},
+        {"type": "adjust", "player": "p1", "amount": value, "reason": "x"},
+    ]  # fmt: skip
+    for form in forms:
+        r = client.post(f"/games/{g.id}/act", data=form, headers={"HX-Request": "true"})
+        assert r.status_code in (400, 409, 422), (form, r.status_code)
+    assert g.state()["version"] == 2
+    for digits, code in ((4300, "wrong_type"), (5000, "malformed_json")):
+        body = b'{"type": "roll", "player": "p2", "dice": [1, 2], "expected_version": ' + (
+            b"9" * digits + b"}"
+        )
+        r = g.post(None, data=body, headers={"Content-Type": "application/json"})
+        refused(r, 400, code)
+        body = b'{"type": "adjust", "player": "p1", "reason": "x", "amount": -' + (
+            b"9" * digits + b"}"
+        )
+        r = g.post(None, data=body, headers={"Content-Type": "application/json"})
+        assert r.status_code in (400, 422) and r.get_json()["error"]["message"]
+    assert g.state()["version"] == 2
+
+
+def test_no_token_reaches_a_log_line():
+    assert redact("GET /join/abcDEF123_-/version?v=2") == "GET /join/…/version?v=2"
+    assert redact("/games/k3mpq8xz/poll?token=s3cr3t&v=1") == "/games/k3mpq8xz/poll?token=…&v=1"
+    assert redact("Authorization: Bearer s3cr3t") == "Authorization: Bearer …"
+    assert redact("/display/s3cr3t") == "/display/…"
+    record = logging.LogRecord("waitress", logging.ERROR, __file__, 1,
+                               "Exception while serving %s", ("/join/s3cr3t/version",),
+                               None)  # fmt: skip
+    try:
+        raise ValueError("bad /join/s3cr3t")
+    except ValueError:
+        import sys
+
+        record.exc_info = sys.exc_info()
+    RedactTokens().filter(record)
+    assert "s3cr3t" not in logging.Formatter().format(record)
+
+
+# -- names ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "names, words",
+    [
+        (["Ann", "Аnn"], "look alike ('Ann' and 'Аnn')"),  # Cyrillic А
+        (["Ann", "ΑΝΝ"], "look alike"),  # Greek capitals
+        (["Zoë", "Zoe"], "look alike"),
+        (["Al", "A1"], "look alike"),
+        (["Ann", "ann"], "the same name"),
+    ],
+)
+def test_two_names_that_look_alike_are_refused_as_duplicates(client, db_path, names, words):
+    r = client.post("/api/v1/games", json={"players": names})
+    assert words in refused(r, 400, "duplicate_name")
+    assert count(db_path, "select count(*) from games") == 0
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["Bob\u202e", "\u200bBob", "Bo\u0000b", "Bo\tb", "B\u2028ob", "B\ue000ob", "Bo" + "\u0301" * 5],
+)
+def test_names_with_invisible_control_or_bidi_characters_are_refused_with_a_sentence(client, name):
+    r = client.post("/api/v1/games", json={"players": ["Ann", name]})
+    assert "type it" in refused(r, 400, "bad_name")
+
+
+def test_names_are_kept_normalised_nfc_and_trimmed():
+    assert normalised_names(["  Zoe\u0301  ", "Bob  Lee"]) == ["Zoé", "Bob Lee"]
+    with pytest.raises(BadCommand):
+        normalised_names(["Zoé", "Zoe\u0301"])  # the same name, composed two ways
+
+
+def test_the_story_still_reads_each_rounds_start_after_answers_are_forgotten(
+    app, client, monkeypatch
+):
+    monkeypatch.setattr(store_module, "KEPT_ANSWERS", 2)
+    g = new_game(client, ("Ann", "Bob"))
+    plays = [
+        ({"type": "start", "first": "p1"}, None),
+        ({"type": "roll", "player": "p1", "dice": [1, 2]}, "a"),  # Baltic
+        ({"type": "buy"}, "b"),
+        ({"type": "roll", "player": "p2", "dice": [4, 6]}, None),  # Just Visiting
+        ({"type": "adjust", "player": "p2", "amount": 7, "reason": "x"}, "c"),
+        ({"type": "roll", "player": "p1", "dice": [1, 3]}, "d"),
+        ({"type": "adjust", "player": "p1", "amount": 1, "reason": "x"}, "e"),
+        ({"type": "adjust", "player": "p1", "amount": 1, "reason": "x"}, "f"),
+    ]
+    for command, key in plays:
+        g.ok(command, headers={"Idempotency-Key": key} if key else {})
+    store = app.extensions["banker.store"]
+    states = store.states_at(g.id, [1, 3, 5])  # just before each roll
+    assert sorted(states) == [1, 3, 5]
+    assert states[3]["players"] == [{"id": "p1", "cash": 1440}, {"id": "p2", "cash": 1500}]
+    assert states[3]["properties"] == {
+        "baltic-avenue": {"owner": "p1", "mortgaged": False, "houses": 0, "hotel": False}
+    }
+    assert states[5]["players"][1]["cash"] == 1507
+
+
+def test_behind_a_proxy_on_this_machine_each_forwarded_address_has_its_own_limit(app):
+    app.config["CREATES_PER_MINUTE"] = 2
+    app.extensions["banker.limiter"].per_minute = 2
+    client = app.test_client()
+    proxied = {"X-Forwarded-For": "198.51.100.9"}
+    for _ in range(2):
+        r = client.post("/api/v1/games", json={"players": ["A", "B"]}, headers=proxied)
+        assert r.status_code == 201
+    r = client.post("/api/v1/games", json={"players": ["A", "B"]}, headers=proxied)
+    refused(r, 429, "too_many_games")
+    other = {"X-Forwarded-For": "spoofed, 198.51.100.10"}
+    assert (
+        client.post("/api/v1/games", json={"players": ["A", "B"]}, headers=other).status_code == 201
+    )
+    # The machine itself, without a proxy, is not counted.
+    for _ in range(3):
+        assert client.post("/api/v1/games", json={"players": ["A", "B"]}).status_code == 201

@@ -1,0 +1,198 @@
+"""Issue 12 against the real `banker serve` on loopback: every attack is bounded (it stops by
+itself, it targets only 127.0.0.1), and while it runs the Banker's commands answer within a
+second and no game changes."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from serving import REPO, Server, call
+
+from banker.serving import HEADER_SECONDS
+from bench.hostile import compact, crafted_snapshot, worst_snapshot
+
+
+@pytest.fixture
+def server(tmp_path):
+    s = Server(tmp_path / "banker.db", tmp_path / "serve.log")
+    s.start()
+    yield s
+    s.stop()
+
+
+def banker_game(url: str) -> tuple[str, str]:
+    status, _, g = call(f"{url}/api/v1/games", "POST", {"players": ["Ann", "Bob"]})
+    assert status == 201, g
+    game, token = g["game_id"], g["banker_token"]
+    status, _, _ = call(f"{url}/api/v1/games/{game}/commands", "POST",
+                        {"type": "start", "first": "p1"}, token)  # fmt: skip
+    assert status == 200
+    return game, token
+
+
+def banker_command_seconds(url: str, game: str, token: str, amount: int = 1) -> float:
+    """Wall seconds of one Banker's command on a fresh connection (it must be accepted)."""
+    t0 = time.perf_counter()
+    status, _, answer = call(
+        f"{url}/api/v1/games/{game}/commands",
+        "POST",
+        {"type": "adjust", "player": "p1", "amount": amount, "reason": "check"},
+        token,
+        timeout=5,
+    )
+    assert status == 200, answer
+    return time.perf_counter() - t0
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+# -- 4. one server per database ---------------------------------------------------------------
+
+
+def test_a_second_server_on_the_same_database_refuses_to_start_naming_the_first(server, tmp_path):
+    game, token = banker_game(server.url)
+    second = subprocess.run(
+        [sys.executable, "-m", "banker", "serve", "--host", "127.0.0.1", "--port", "0",
+         "--db", str(server.db)],
+        capture_output=True, text=True, timeout=30, cwd=tmp_path,
+        env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"},
+    )  # fmt: skip
+    assert second.returncode != 0
+    assert f"Another banker serve (process {server.proc.pid}) is already serving" in (second.stderr)
+    # banker backup still works beside it, and the first server goes on.
+    backup = subprocess.run(
+        [sys.executable, "-m", "banker", "backup", str(tmp_path / "copy.db"), "--db",
+         str(server.db)],
+        capture_output=True, text=True, timeout=30, env={"PYTHONPATH": str(REPO)},
+    )  # fmt: skip
+    assert backup.returncode == 0, backup.stderr
+    assert "Backed up 1 game" in backup.stdout
+    assert banker_command_seconds(server.url, game, token) < 1
+
+
+# -- 3. connections ---------------------------------------------------------------------------
+
+
+def test_150_idle_slow_sockets_do_not_lock_out_the_banker_and_are_closed_by_the_server(server):
+    game, token = banker_game(server.url)
+    port = int(server.url.rsplit(":", 1)[1])
+    sockets = []
+    for _ in range(150):
+        s = socket.create_connection(("127.0.0.1", port), timeout=2)
+        s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")  # and never the blank line
+        sockets.append(s)
+    stop = threading.Event()
+
+    def trickle():  # one byte per socket every second, as a slowloris client does
+        while not stop.wait(1.0):
+            for s in sockets:
+                try:
+                    s.send(b"X")
+                except OSError:
+                    pass
+
+    t = threading.Thread(target=trickle, daemon=True)
+    t.start()
+    try:
+        times = [banker_command_seconds(server.url, game, token) for _ in range(5)]
+        assert max(times) < 1, times
+        # Headers still incomplete after HEADER_SECONDS: the server closes those sockets.
+        time.sleep(HEADER_SECONDS + 3)
+        closed = 0
+        for s in sockets:
+            s.settimeout(0.2)
+            try:
+                closed += s.recv(1) == b""
+            except (ConnectionError, OSError):
+                closed += 1
+        assert closed == 150
+        assert banker_command_seconds(server.url, game, token) < 1
+    finally:
+        stop.set()
+        t.join(5)
+        for s in sockets:
+            s.close()
+
+
+# -- 1. hostile snapshots, many at once -------------------------------------------------------
+
+
+def post_raw(url: str, data: bytes, timeout: float = 60) -> tuple[int, dict]:
+    import http.client
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=timeout)
+    try:
+        conn.request("POST", parts.path, body=data,
+                     headers={"Content-Type": "application/json"})  # fmt: skip
+        r = conn.getresponse()
+        return r.status, json.loads(r.read() or b"{}")
+    finally:
+        conn.close()
+
+
+def test_eight_costly_snapshots_at_once_leave_the_banker_answering_within_a_second(server):
+    game, token = banker_game(server.url)
+    crafted = compact(crafted_snapshot(moves=48_000))
+    worst = compact(worst_snapshot())
+    results: list[tuple[int, dict]] = []
+
+    def attack(data: bytes) -> None:
+        results.append(post_raw(f"{server.url}/api/v1/games/import", data))
+
+    attackers = [
+        threading.Thread(target=attack, args=(worst if i % 2 else crafted,)) for i in range(8)
+    ]
+    for a in attackers:
+        a.start()
+    times = []
+    while any(a.is_alive() for a in attackers) and len(times) < 40:
+        times.append(banker_command_seconds(server.url, game, token))
+        time.sleep(0.05)
+    for a in attackers:
+        a.join(60)
+    assert len(results) == 8
+    for status, body in results:
+        assert status in (201, 422, 503), body
+        if status != 201:
+            assert body["error"]["message"].endswith(".")
+    # At most one replay at a time (IMPORTS_AT_ONCE); the others are told to come back later.
+    assert [s for s, _ in results].count(201) <= 1
+    assert [s for s, _ in results].count(503) >= 5
+    assert max(times) < 1, times
+    assert rss_mb(server.proc.pid) < 400
+    # The Banker's game is exactly as the Banker left it.
+    status, _, state = call(f"{server.url}/api/v1/games/{game}", token=token)
+    assert state["version"] == 1 + len(times)
+
+
+def test_no_token_reaches_the_server_log_even_on_odd_polls(server):
+    status, _, g = call(f"{server.url}/api/v1/games", "POST", {"players": ["Ann", "Bob"]})
+    player_token = g["players"][0]["token"]
+    import urllib.error
+    import urllib.request
+
+    for v in ("%C2%B2", "9" * 4300, "1", "%ED%A0%80"):
+        for path in (f"/join/{player_token}/version?v={v}", f"/join/{player_token}?v={v}"):
+            try:
+                status = urllib.request.urlopen(f"{server.url}{path}", timeout=5).status
+            except urllib.error.HTTPError as e:
+                status = e.code
+            assert status < 500, path
+    server.stop()
+    log = "".join(p.read_text() for p in server.log.parent.glob(f"{server.log.name}.*"))
+    assert player_token not in log and g["banker_token"] not in log
+    assert "Traceback" not in log
