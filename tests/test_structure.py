@@ -18,7 +18,6 @@ TOO_LONG_FOR_NOW = {
     "store.py:execute",
     "snapshot.py",
     "web/pages/__init__.py",
-    "web/pages/views.py",
     "web/pages/forms.py:command_from",
 }
 

@@ -10,7 +10,7 @@ from werkzeug.exceptions import HTTPException
 
 import banker
 from banker.store import DiskFull, Store, default_database_path
-from banker.web import hygiene
+from banker.web import hygiene, present
 
 PACKAGE = Path(banker.__file__).resolve().parent
 # In a clone (or an editable install) templates/ and static/ sit at the top of the repository,
@@ -49,7 +49,7 @@ def create_app(config: dict | None = None) -> Flask:
     if config:
         app.config.update(config)
     app.json.sort_keys = False
-    app.add_template_filter(color_class)
+    present.install(app)
     app.jinja_env.globals["banker_version"] = banker.__version__
     app.url_defaults(_static_version)
     app.after_request(_static_cache)
@@ -152,22 +152,6 @@ def _disk_full(e: DiskFull):
     if request.path.startswith("/api/"):
         return error_response(e.status, e.code, e.message)
     return render_template("error.html", status=e.status, message=e.message), e.status
-
-
-def color_class(color: str | None) -> str:
-    """The static/site.css class (c-brown, c-seat1…) that paints a view's hex color: pages carry
-    classes, never style="…", so the Content-Security-Policy can forbid inline styles."""
-    from banker.web.pages.views import GROUP_COLORS, SEAT_COLORS
-
-    if not color:
-        return ""
-    for group, hex_ in GROUP_COLORS.items():
-        if hex_.lower() == color.lower():
-            return f"c-{group}"
-    for seat, hex_ in enumerate(SEAT_COLORS, 1):
-        if hex_.lower() == color.lower():
-            return f"c-seat{seat}"
-    return "c-none"
 
 
 def get_store() -> Store:
