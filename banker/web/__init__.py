@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Flask, current_app, jsonify, render_template, request, url_for
+from flask import Flask, current_app, jsonify, request, url_for
 from htmx_flask import Htmx
 from werkzeug.exceptions import HTTPException
 
 import banker
 from banker.store import DiskFull, Store, default_database_path
-from banker.web import hygiene, present
+from banker.web import guards, hygiene, present
 
 PACKAGE = Path(banker.__file__).resolve().parent
 # In a clone (or an editable install) templates/ and static/ sit at the top of the repository,
@@ -73,6 +73,7 @@ def create_app(config: dict | None = None) -> Flask:
     from banker.web.fastpoll import IdlePolls
 
     limits.install(app)
+    guards.install(app)
 
     app.wsgi_app = IdlePolls(app.wsgi_app, app.extensions["banker.store"])
     public = app.config.get("PUBLIC_URL")
@@ -151,7 +152,7 @@ def _disk_full(e: DiskFull):
     """Nothing was recorded: the API's 507 disk_full, or the same sentence on a page."""
     if request.path.startswith("/api/"):
         return error_response(e.status, e.code, e.message)
-    return render_template("error.html", status=e.status, message=e.message), e.status
+    return guards.error_page(e.status, e.message)
 
 
 def get_store() -> Store:

@@ -35,7 +35,7 @@ from banker.rules import DomainError
 from banker.rules.permissions import player_refusal
 from banker.store import GameNotFound, StoreError, key_scope, same_token
 from banker.web import error_response, get_store
-from banker.web.guards import CROSS_SITE, is_cross_site_post
+from banker.web.guards import error_page
 from banker.web.pages import banker_cookie, forms
 from banker.web.qr import qr_svg
 from banker.web.remote import player_view
@@ -63,14 +63,6 @@ class Refused(Exception):
     def __init__(self, status: int, message: str, replayable: bool = False):
         super().__init__(message)
         self.status, self.message, self.replayable = status, message, replayable
-
-
-@bp.before_request
-def _refuse_cross_site_posts():
-    """A claim or a new link posted from another site's page is refused before anything."""
-    if is_cross_site_post():
-        return _message_page(403, CROSS_SITE)
-    return None
 
 
 @bp.after_request
@@ -231,7 +223,10 @@ def _gone(token: str):
 
 
 def _message_page(status: int, sentence: str):
-    return make_response(render_template("player/message.html", sentence=sentence), status)
+    html, status = error_page(
+        status, sentence, heading="Banker", title="Banker: this link does not work", home=False
+    )
+    return make_response(html, status)
 
 
 def _said_cookie() -> str:

@@ -32,7 +32,7 @@ from banker.rules.game import undo_refusal
 from banker.store import DiskFull, GameNotFound, VersionConflict, same_token
 from banker.web import board as pictures_board
 from banker.web import get_store
-from banker.web.guards import CROSS_SITE, is_cross_site_post
+from banker.web.guards import error_page
 from banker.web.pages import forms, moment, views
 
 bp = Blueprint("pages", __name__)
@@ -73,7 +73,7 @@ def require_banker(game_id: str) -> dict:
     given = request.cookies.get(banker_cookie(game_id), "")
     if not same_token(given, token):
         if given:  # a cookie of an older Banker link: the seat moved to another device
-            moved = make_response(render_template("error.html", status=403, message=MOVED), 403)
+            moved = make_response(error_page(403, MOVED))
             moved.headers["HX-Refresh"] = "true"  # a polling page reloads and says so
             abort(moved)
         abort(403)
@@ -101,16 +101,8 @@ def _remember(response: Response, game_id: str, token: str) -> Response:
     return response
 
 
-@bp.before_request
-def _refuse_cross_site_posts():
-    """A form posted from another site is refused before anything is read or done."""
-    if is_cross_site_post():
-        return _page_error(403, CROSS_SITE)
-    return None
-
-
 def _page_error(status: int, message: str):
-    return render_template("error.html", status=status, message=message), status
+    return error_page(status, message)
 
 
 @bp.errorhandler(403)
