@@ -218,6 +218,10 @@ def migrate(db: sqlite_utils.Database) -> None:
         if_not_exists=True,
     )
     db["player_tokens"].create_index(["game_id"], if_not_exists=True)
+    # A game resumed elsewhere from its snapshot: its players' old links point to the copy.
+    db["moved_games"].create(
+        {"game_id": str, "moved_to": str}, pk="game_id", not_null={"moved_to"}, if_not_exists=True
+    )
     # The display's token (games created before it get one when first loaded).
     if "display_token" not in db["games"].columns_dict:
         db["games"].add_column("display_token", str)
@@ -261,6 +265,7 @@ class Store:
         # Player token -> game id, filled on first use: a player page's poll never reads SQLite.
         self._token_games: dict[str, str] = {}
         self._display_games: dict[str, str] = {}  # the same for display tokens
+        self._moved: dict[str, str | None] = {}  # game id -> the game it moved to (or None)
         # (game id, player id) -> time.monotonic() of that player's page's latest poll.
         self._seen: dict[tuple[str, str], float] = {}
         Path(self.path).parent.mkdir(parents=True, exist_ok=True)
@@ -462,6 +467,24 @@ class Store:
             return None
         self._display_games[token] = game_id
         return game_id
+
+    def mark_moved(self, game_id: str, moved_to: str) -> None:
+        """Record that `game_id` was resumed as `moved_to` (its players follow the copy)."""
+        self._game(game_id)
+        with self._transaction() as db:
+            db["moved_games"].upsert({"game_id": game_id, "moved_to": moved_to}, pk="game_id")
+        self._moved[game_id] = moved_to
+
+    def moved_to(self, game_id: str) -> str | None:
+        """The game `game_id` was resumed as, if it moved; else None (read once, then kept)."""
+        if game_id not in self._moved:
+            row = (
+                self._db()
+                .execute("select moved_to from moved_games where game_id = ?", [game_id])
+                .fetchone()
+            )
+            self._moved[game_id] = row[0] if row else None
+        return self._moved[game_id]
 
     def token_revoked(self, token: str, game_id: str | None = None) -> str | None:
         """The seat ("banker", "display" or a player id) `token` was replaced for (in game

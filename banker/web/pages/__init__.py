@@ -77,6 +77,10 @@ def require_banker(game_id: str) -> dict:
             moved.headers["HX-Refresh"] = "true"  # a polling page reloads and says so
             abort(moved)
         abort(403)
+    moved_to = store.moved_to(game_id)
+    if moved_to is not None and request.endpoint != "pages.move_seat":
+        page = render_template("moved_game.html", moved_to=moved_to, player_url=None)
+        abort(make_response(page, 410))
     return store.state(game_id)
 
 
@@ -232,6 +236,25 @@ def create_game():
     else:
         response = redirect(game_path(game_id), 303)
     return _remember(response, game_id, created["banker_token"])
+
+
+@bp.before_app_request
+def _moved_player_link():
+    """A player's old link of a game resumed elsewhere leads to their link in the copy."""
+    if request.endpoint not in ("player.join", "player.version"):
+        return None
+    store = get_store()
+    found = store.player_by_token((request.view_args or {}).get("token", ""))
+    moved_to = store.moved_to(found[0]) if found else None
+    if moved_to is None:
+        return None
+    if request.endpoint == "player.version":  # the old page polling: reload it to say so
+        response = make_response("", 200)
+        response.headers["HX-Refresh"] = "true"
+        return response
+    token = next((p["token"] for p in store.players(moved_to) if p["id"] == found[1]), None)
+    url = url_for("player.join", token=token) if token else None
+    return make_response(render_template("moved_game.html", moved_to=None, player_url=url), 410)
 
 
 @bp.after_app_request
