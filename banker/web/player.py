@@ -31,7 +31,7 @@ from flask import (
 )
 from werkzeug.datastructures import MultiDict
 
-from banker.rules import DomainError
+from banker.rules import Refusal
 from banker.rules.permissions import player_refusal
 from banker.store import GameNotFound, StoreError, key_scope, same_token
 from banker.web import error_response, get_store
@@ -53,16 +53,18 @@ UNKNOWN = (
 )
 
 
-class Refused(Exception):
+class Refused(Refusal):
     """A refusal decided here (not the core's): a status and a sentence for the person.
 
     `replayable`: a command no longer this player's to send (a Buy since bought) that this page
     sent with this key before: Store.execute answers its replay (a double tap applies once).
     """
 
+    code = "banker_only"
+
     def __init__(self, status: int, message: str, replayable: bool = False):
-        super().__init__(message)
-        self.status, self.message, self.replayable = status, message, replayable
+        super().__init__(message, status=status)
+        self.replayable = replayable
 
 
 @bp.after_request
@@ -336,7 +338,7 @@ def _run(token: str, game_id: str, player_id: str, command: dict, key: str):
             authorize=authorize,
             key_scope=key_scope(token),
         )
-    except (Refused, DomainError, StoreError) as e:
+    except Refusal as e:  # Refused, the core's and the store's
         return None, e
     return answer, None
 

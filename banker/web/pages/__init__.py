@@ -505,11 +505,9 @@ def act(game_id: str):
         said = " ".join(e["text"] for e in answer.body["events"])
     except VersionConflict:
         flash, status = {"text": _conflict_text(game_id), "at": "", "kind": "conflict"}, 409
-    except DomainError as e:  # BadCommand too: the core's sentence, unchanged
-        flash, status = {"text": e.message, "at": at, "kind": "refused"}, e.status
-    except forms.FormError as e:
-        flash, status = {"text": e.message, "at": at, "kind": "refused"}, 400
-    except DiskFull as e:  # nothing recorded: the same sentence, the game goes on
+    except (DomainError, forms.FormError, DiskFull) as e:
+        # The core's sentence (BadCommand too), a form not read, a full disk (nothing
+        # recorded, the game goes on): each a Refusal with its status.
         flash, status = {"text": e.message, "at": at, "kind": "refused"}, e.status
     args = _args_after(form, screen, flash)
     if screen == "trade" and not (flash and flash["kind"] == "refused"):
