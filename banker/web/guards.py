@@ -56,6 +56,13 @@ def is_cross_site_post() -> bool:
     return referer is not None and _origin(referer) not in own_origins()
 
 
+def wants_fragment() -> bool:
+    """Whether htmx asks for a fragment to swap in (not for a boosted link's or a history
+    restore's whole page): the same test for every page that answers both ways."""
+    htmx = request.htmx
+    return bool(htmx) and not htmx.boosted and not htmx.history_restore_request
+
+
 def error_page(status: int, message: str, **shown):
     """The one error page (templates/error.html): (html, status). `shown` may set its heading,
     title, and home=False (no link home)."""

@@ -29,13 +29,14 @@ from flask import (
     request,
     url_for,
 )
+from htmx_flask import make_response as htmx_response
 from werkzeug.datastructures import MultiDict
 
 from banker.rules import Refusal
 from banker.rules.permissions import player_refusal
 from banker.store import GameNotFound, StoreError, key_scope, same_token
 from banker.web import error_response, get_store
-from banker.web.guards import error_page
+from banker.web.guards import error_page, wants_fragment
 from banker.web.pages import banker_cookie, forms
 from banker.web.qr import qr_svg
 from banker.web.remote import player_view
@@ -183,7 +184,7 @@ def new_link(game_id: str, player_id: str):
         store.rotate_player_token(game_id, player_id)
     except StoreError as e:
         return _message_page(e.status, e.message)
-    if request.headers.get("HX-Request"):
+    if wants_fragment():
         return render_template("player/_join_panel.html", game_id=game_id)
     # Without JS: back to the page the form was on (the Banker's table), else the game's page.
     back = request.referrer
@@ -215,20 +216,16 @@ def game_version(game_id: str):
 
 def _gone(token: str):
     """The page for a link that does not work: replaced by the Banker (403) or unknown (404)."""
-    if get_store().player_token_revoked(token):
-        response = _message_page(403, REPLACED)
-    else:
-        response = _message_page(404, UNKNOWN)
+    revoked = get_store().player_token_revoked(token)
     # A page still polling with this token reloads itself and shows this sentence instead.
-    response.headers["HX-Refresh"] = "true"
-    return response
+    return _message_page(403 if revoked else 404, REPLACED if revoked else UNKNOWN, refresh=True)
 
 
-def _message_page(status: int, sentence: str):
+def _message_page(status: int, sentence: str, refresh: bool = False):
     html, status = error_page(
         status, sentence, heading="Banker", title="Banker: this link does not work", home=False
     )
-    return make_response(html, status)
+    return htmx_response(html, status, refresh=refresh)
 
 
 def _said_cookie() -> str:
@@ -272,7 +269,7 @@ def compose(token: str):
     if found is None:
         return _gone(token)
     view = player_view(token, *found, args=request.args)
-    if request.headers.get("HX-Request"):
+    if wants_fragment():
         return render_template("player/_compose.html", **view)
     return render_template("player/page.html", said=None, **view)
 
@@ -353,7 +350,7 @@ def _answer(token: str, game_id: str, player_id: str, command, answer, error):
         said = {"text": " ".join(e["text"] for e in answer.body["events"]), "refused": False}
     else:
         said = {"text": error.message, "refused": True}
-    if request.headers.get("HX-Request"):
+    if wants_fragment():
         view = player_view(token, game_id, player_id, args=args)
         html = render_template("player/_answer.html", said=said, with_compose=is_trade, **view)
         return make_response(html, 200)
