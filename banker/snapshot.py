@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from banker import rules
+from banker.rules.errors import Refusal
 
 FORMAT = "banker-snapshot"
 FORMAT_VERSION = 1
@@ -56,12 +57,11 @@ MAX_RUN_WITHOUT_ROLL = 200
 MAX_REPLAY_SECONDS = 8.0  # CPU seconds of this thread, replay and checks together
 
 
-class SnapshotError(Exception):
+class SnapshotError(Refusal):
     """A snapshot that cannot be resumed: 400 (malformed) or 422 (its log doesn't hold)."""
 
     def __init__(self, status: int, code: str, message: str):
-        super().__init__(message)
-        self.status, self.code, self.message = status, code, message
+        super().__init__(message, code, status)
 
 
 def _malformed(message: str, code: str = "bad_snapshot") -> SnapshotError:
