@@ -13,13 +13,10 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
-import os
 import re
 import statistics
-import subprocess
 import sys
 import tempfile
-import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -33,6 +30,7 @@ from bench.measure import (  # noqa: E402
     measure_page_weight,
     measure_taps,
 )
+from tests.serving import serving  # noqa: E402
 
 # --- the server and a client --------------------------------------------------------------
 
@@ -42,34 +40,11 @@ CODE = REPO  # the checkout of banker that `server` serves (bench.run --code)
 
 @contextmanager
 def server(db: Path, code: Path | None = None):
-    """`banker serve` on a free loopback port: yields (host, port, pid). `code`: the checkout
-    of banker to serve (default CODE: this one), run from its own directory."""
-    code = code or CODE
-    env = {**os.environ, "PYTHONPATH": str(code), "PYTHONUNBUFFERED": "1"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "banker", "serve", "--host", "127.0.0.1", "--port", "0",
-         "--db", str(db)],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=str(code),
-    )  # fmt: skip
-    try:
-        url = None
-        deadline = time.monotonic() + 30
-        while url is None and time.monotonic() < deadline:
-            line = proc.stdout.readline()
-            if not line:
-                break
-            m = re.search(r"(http://[\d.]+:(\d+)/)", line)
-            if m:
-                url = m.group(1)
-                port = int(m.group(2))
-        if url is None:
-            raise RuntimeError("banker serve did not print its URL")
-        # Keep reading what it prints: a full pipe would stall the server.
-        threading.Thread(target=proc.stdout.read, daemon=True).start()
-        yield "127.0.0.1", port, proc.pid
-    finally:
-        proc.terminate()
-        proc.wait(10)
+    """`banker serve` on a free loopback port (tests/serving.py, as the tests start it):
+    yields (host, port, pid). `code`: the checkout of banker to serve (default CODE)."""
+    env = {"PYTHONPATH": str(code or CODE)}  # it runs beside `db`: this checkout comes first
+    with serving(db, env=env) as running:
+        yield "127.0.0.1", int(running.url.rsplit(":", 1)[1]), running.proc.pid
 
 
 class Client:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
-import time
 
 import pytest
 from conftest import Game
@@ -48,27 +47,41 @@ def real_doc():
 # -- 1. bounded import ------------------------------------------------------------------------
 
 
-def test_the_crafted_snapshot_of_the_issue_is_refused_in_under_0_2_seconds_with_a_422(
-    client, db_path
+@pytest.fixture
+def applied(monkeypatch):
+    """How many commands an import replays through the core (the expensive part)."""
+    calls = []
+    real = snapshot.rules.apply
+
+    def counting(state, command):
+        calls.append(command)
+        return real(state, command)
+
+    monkeypatch.setattr(snapshot.rules, "apply", counting)
+    return calls
+
+
+# Speed is the benchmark's (bench.hostile prints the seconds); a test shows the work not done.
+def test_the_crafted_snapshot_of_the_issue_is_refused_with_a_422_before_any_replay(
+    client, db_path, applied
 ):
     doc = crafted_snapshot(moves=48_000)
     data = compact(doc)
     assert 4_000_000 < len(data) <= snapshot.MAX_BYTES  # about 5 MB, under the size limit
     games = count(db_path, "select count(*) from games")
-    t0, c0 = time.perf_counter(), time.thread_time()
+    applied.clear()  # making the file replayed its real commands
     r = client.post("/api/v1/games/import", data=data, headers={"Content-Type": "application/json"})
-    cpu, wall = time.thread_time() - c0, time.perf_counter() - t0
     message = refused(r, 422, "snapshot_too_long")
     assert "48,010 commands" in message and "at most 12,000" in message
-    assert cpu < 0.2, (cpu, wall)
+    assert applied == []
     assert count(db_path, "select count(*) from games") == games
 
 
-def test_a_log_whose_events_do_not_match_its_commands_is_refused_before_any_replay(client):
+def test_a_log_whose_events_do_not_match_its_commands_is_refused_before_any_replay(client, applied):
     doc = crafted_snapshot(moves=5_000)  # under the command limit, but no events
-    t0 = time.thread_time()
+    applied.clear()
     r = client.post("/api/v1/games/import", json=doc)
-    assert time.thread_time() - t0 < 0.2
+    assert applied == []
     assert "every command makes at least one event" in refused(r, 422, "log_mismatch")
 
 
@@ -85,13 +98,13 @@ def test_a_run_of_commands_without_a_roll_longer_than_a_table_plays_is_refused(c
     assert "in a row without a roll" in message
 
 
-def test_a_forged_log_stops_at_its_first_forged_command(client, real_doc):
+def test_a_forged_log_stops_at_its_first_forged_command(client, real_doc, applied):
     doc = json.loads(json.dumps(real_doc))
     doc["events"][40]["text"] = "Ann found 1,000,000 in the couch."
-    t0 = time.thread_time()
+    applied.clear()
     message = refused(client.post("/api/v1/games/import", json=doc), 422, "log_mismatch")
     assert "events[40] is not what command" in message
-    assert time.thread_time() - t0 < 0.5  # it did not replay the 2,000 commands after it
+    assert len(applied) < 100  # it did not replay the 2,000 commands after the forged one
 
 
 def test_a_replay_over_its_cpu_budget_is_refused_and_stores_nothing(

@@ -740,8 +740,9 @@ def test_the_banker_sees_a_trade_offer_made_on_a_phone_and_may_accept_it_for_eit
     game.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
     game.ok({"type": "buy"})  # Ann: Baltic Avenue
     side = {"cash": 0, "properties": ["baltic-avenue"], "jail_cards": []}
-    offer = {"type": "propose_trade", "from": "p1", "to": "p2", "give": side,
-             "receive": {"cash": 100, "properties": [], "jail_cards": []}, "unmortgage": []}  # fmt: skip
+    cash = {"cash": 100, "properties": [], "jail_cards": []}
+    offer = {"type": "propose_trade", "from": "p1", "to": "p2", "give": side, "receive": cash}
+    offer["unmortgage"] = []
     game.ok(offer, token=game.tokens["p1"])  # from Ann's own phone
     page = text_of(banker.page())
     assert "Offer: Ann gives Baltic Avenue to Bob for 100. Waiting for Bob." in page
@@ -752,3 +753,44 @@ def test_the_banker_sees_a_trade_offer_made_on_a_phone_and_may_accept_it_for_eit
     assert state["properties"]["baltic-avenue"]["owner"] == "p2"
     assert [p["cash"] for p in state["players"]] == [1440 + 100, 1400]
     assert state["pending"]["trade_offers"] == []
+
+
+def test_a_game_resumed_from_its_snapshot_marks_the_paused_one_moved_for_banker_and_players(
+    client, game, banker
+):
+    import io
+
+    game.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
+    old_link = f"/join/{game.tokens['p2']}"
+    assert client.get(old_link).status_code == 200
+    r = client.get(f"/games/{game.id}/snapshot.json?token={game.banker_token}")
+    r = client.post("/resume", data={"snapshot": (io.BytesIO(r.data), "b.json")},
+                    content_type="multipart/form-data")  # fmt: skip
+    assert r.status_code == 303
+    new_id = r.headers["Location"].split("/games/")[1].split("?")[0]
+    page = client.get(f"/games/{game.id}")
+    assert page.status_code == 410
+    assert "Moved to another game" in text_of(page.get_data(as_text=True))
+    assert f'href="/games/{new_id}"' in page.get_data(as_text=True)
+    # Bob's old page, polling, reloads; his old link leads to his link in the copy.
+    poll = client.get(f"{old_link}/version?v=2", headers={"HX-Request": "true"})  # unchanged
+    assert poll.status_code == 200 and poll.headers["HX-Refresh"] == "true"
+    page = client.get(old_link)
+    assert page.status_code == 410
+    new_bob = next(
+        p["token"] for p in client.application.extensions["banker.store"].players(new_id)
+        if p["id"] == "p2"
+    )  # fmt: skip
+    assert f'href="/join/{new_bob}"' in page.get_data(as_text=True)
+    assert client.get(f"/join/{new_bob}").status_code == 200
+
+
+def test_an_old_snapshot_resumed_does_not_mark_a_game_that_went_on(client, game, banker):
+    import io
+
+    r = client.get(f"/games/{game.id}/snapshot.json?token={game.banker_token}")
+    game.ok({"type": "roll", "player": "p1", "dice": [1, 2]})  # played on after the pause
+    r = client.post("/resume", data={"snapshot": (io.BytesIO(r.data), "b.json")},
+                    content_type="multipart/form-data")  # fmt: skip
+    assert r.status_code == 303
+    assert client.get(f"/games/{game.id}").status_code == 200

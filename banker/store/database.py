@@ -132,6 +132,10 @@ def migrate(db: sqlite_utils.Database) -> None:
     )
     _create_log_tables(db)
     db["player_tokens"].create_index(["game_id"], if_not_exists=True)
+    # A game resumed elsewhere from its snapshot: its players' old links point to the copy.
+    db["moved_games"].create(
+        {"game_id": str, "moved_to": str}, pk="game_id", not_null={"moved_to"}, if_not_exists=True
+    )
     # The display's token (games created before it get one when first loaded).
     if "display_token" not in db["games"].columns_dict:
         db["games"].add_column("display_token", str)

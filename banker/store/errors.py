@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import sqlite3
 
+from banker.rules.errors import Refusal
 
-class StoreError(Exception):
+
+class StoreError(Refusal):
     """A refusal from the store, shaped like the core's errors (status, code, message)."""
 
     status = 500
@@ -13,7 +15,6 @@ class StoreError(Exception):
 
     def __init__(self, message: str):
         super().__init__(message)
-        self.message = message
 
 
 class GameNotFound(StoreError):

@@ -92,6 +92,7 @@ class Store(Database, TokenIndex, Reads):
         self._games_lock = threading.Lock()
         self._uses = itertools.count()
         self._init_tokens()
+        self._moved: dict[str, str | None] = {}  # game id -> the game it moved to (or None)
         # (game id, player id) -> time.monotonic() of that player's page's latest poll.
         self._seen: dict[tuple[str, str], float] = {}
         Database.__init__(self, path)
@@ -241,6 +242,20 @@ class Store(Database, TokenIndex, Reads):
         with self._games_lock:
             self._games.pop(game_id, None)
         self._forget_tokens_of(game_id)
+
+    def mark_moved(self, game_id: str, moved_to: str) -> None:
+        """Record that `game_id` was resumed as `moved_to` (its players follow the copy)."""
+        self._game(game_id)
+        with self._transaction() as db:
+            db["moved_games"].upsert({"game_id": game_id, "moved_to": moved_to}, pk="game_id")
+        self._moved[game_id] = moved_to
+
+    def moved_to(self, game_id: str) -> str | None:
+        """The game `game_id` was resumed as, if it moved; else None (read once, then kept)."""
+        if game_id not in self._moved:
+            row = self._one("select moved_to from moved_games where game_id = ?", [game_id])
+            self._moved[game_id] = row["moved_to"] if row else None
+        return self._moved[game_id]
 
     def saw(self, game_id: str, player_id: str) -> None:
         """Note that this player's page polled just now (memory only)."""

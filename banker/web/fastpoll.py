@@ -51,6 +51,7 @@ class IdlePolls:
             if found is None:
                 return False
             self.store.saw(*found)
-            return v == self.store.version(found[0])
+            # A game resumed elsewhere: the page is told by Flask (pages: moved to another game).
+            return v == self.store.version(found[0]) and self.store.moved_to(found[0]) is None
         game_id = self.store.game_for_display_token(token)
         return game_id is not None and v == self.store.version(game_id)

@@ -24,7 +24,7 @@ from banker.rules import public_state
 from banker.rules.board import DECK_NAMES, DEED_IDS, DEEDS, JAIL, space_name
 from banker.store import GameNotFound, StoreError, same_token
 from banker.web import get_store
-from banker.web.guards import CROSS_SITE, is_cross_site_post
+from banker.web.guards import error_page
 
 bp = Blueprint("snapshots", __name__)
 
@@ -36,16 +36,8 @@ TOO_LARGE = "A snapshot file may be at most 5 MB; this one is larger, so nothing
 # -- guards ----------------------------------------------------------------------------------
 
 
-@bp.before_request
-def _refuse_cross_site_posts():
-    """A form posted from another site is refused before anything is read or done."""
-    if is_cross_site_post():
-        return _problem(403, CROSS_SITE)
-    return None
-
-
 def _problem(status: int, message: str):
-    return render_template("snapshots/problem.html", status=status, message=message), status
+    return error_page(status, message)
 
 
 @bp.errorhandler(403)
@@ -260,6 +252,22 @@ def _resume_page(status: int = 200, error: str | None = None):
     return render_template("snapshots/resume.html", resume_error=error), status
 
 
+def _mark_source_moved(doc: dict, new_id: str) -> None:
+    """A game resumed here from its snapshot while the paused game is still on this server,
+    unchanged since the pause: the old one is marked moved, so its links lead to the copy."""
+    store = get_store()
+    recorded = doc.get("state") if isinstance(doc.get("state"), dict) else {}
+    source = recorded.get("game_id")
+    if not isinstance(source, str) or source == new_id:
+        return
+    try:
+        state = store.state(source)
+    except GameNotFound:
+        return
+    if state["version"] == recorded.get("version") and store.moved_to(source) is None:
+        store.mark_moved(source, new_id)
+
+
 @bp.get("/resume")
 def resume_form():
     """The Resume from file form on a page of its own (the home page includes it too)."""
@@ -280,8 +288,10 @@ def resume():
     if len(data) > snapshot.MAX_BYTES:
         return _resume_page(413, TOO_LARGE)
     try:
-        created = get_store().import_snapshot(snapshot.parse(data))
+        doc = snapshot.parse(data)
+        created = get_store().import_snapshot(doc)
     except (snapshot.SnapshotError, StoreError) as e:
         return _resume_page(e.status, f"{e.message} Nothing was resumed.")
     game_id = created["game_id"]
+    _mark_source_moved(doc, game_id)
     return redirect(url_for("pages.game", game_id=game_id, token=created["banker_token"]), 303)
