@@ -34,12 +34,13 @@ from werkzeug.datastructures import MultiDict
 
 from banker.rules import Refusal
 from banker.rules.permissions import player_refusal
-from banker.store import GameNotFound, StoreError, key_scope, same_token
+from banker.store import GameNotFound, StoreError, key_scope
 from banker.web import error_response, get_store
 from banker.web.guards import error_page, wants_fragment
-from banker.web.pages import banker_cookie, forms
+from banker.web.pages import forms
 from banker.web.qr import qr_svg
 from banker.web.remote import player_view
+from banker.web.seats import banker_token_given
 
 bp = Blueprint("player", __name__)
 
@@ -112,28 +113,6 @@ def public_url_for(endpoint: str, **values) -> str:
 # -- the Banker's side: the Join panel, new links, the version poll -----------------------------
 
 
-def _banker_token_given(game_id: str) -> tuple[str, bool] | None:
-    """(banker token, whether it came in the pages' cookie) if this request carries it right.
-
-    It may come as a form field, ?token=, a Bearer header or the Banker's pages' cookie.
-    """
-    try:
-        banker_token = get_store().banker_token(game_id)
-    except GameNotFound:
-        return None
-    scheme, _, bearer = request.headers.get("Authorization", "").partition(" ")
-    given = [
-        (request.cookies.get(banker_cookie(game_id)), True),
-        (request.form.get("token") if request.method == "POST" else None, False),
-        (request.args.get("token"), False),
-        (bearer.strip() if scheme.lower() == "bearer" else None, False),
-    ]
-    for token, by_cookie in given:
-        if token and same_token(token, banker_token):
-            return banker_token, by_cookie
-    return None
-
-
 @bp.app_template_global()
 def join_panel(game_id: str | None) -> dict | None:
     """What the Join panel shows, or None unless this request is the game's Banker's.
@@ -145,7 +124,7 @@ def join_panel(game_id: str | None) -> dict | None:
     """
     if not game_id:
         return None
-    given = _banker_token_given(game_id)
+    given = banker_token_given(game_id)
     if given is None:
         return None
     token, by_cookie = given
@@ -177,7 +156,7 @@ def new_link(game_id: str, player_id: str):
         store.state(game_id)
     except GameNotFound:
         return _message_page(404, "There is no such game on this Banker.")
-    given = _banker_token_given(game_id)
+    given = banker_token_given(game_id)
     if given is None:
         return _message_page(403, "Only the Banker of this game may give a player a new link.")
     try:
@@ -202,7 +181,7 @@ def game_version(game_id: str):
         version = store.version(game_id)
     except GameNotFound:
         return error_response(404, "game_not_found", f"There is no game {game_id!r}.")
-    if _banker_token_given(game_id) is None:
+    if banker_token_given(game_id) is None:
         return error_response(
             403, "banker_only", "This needs the banker token of this game (?token= or Bearer)."
         )

@@ -4,9 +4,9 @@ to download, and Resume from file on the home page.
 The JSON side of the same thing is GET /api/v1/games/<id>/snapshot and POST
 /api/v1/games/import (api.py); both end in Store.snapshot and Store.import_snapshot.
 
-Pages of a game need its banker token: the cookie the table screen set for the game's path
-(`banker_<game id>`, see pages.banker_cookie) or `?token=`. Posts from another site are refused
-by checking the Origin (or Referer) header against the request's host.
+Pages of a game need its banker token (banker.web.seats: the cookie the table screen set for
+the game's path, `?token=`, a form field or Bearer). Posts from another site are refused by the
+app's cross-site check (banker.web.guards).
 """
 
 from __future__ import annotations
@@ -16,15 +16,16 @@ import re
 import unicodedata
 from datetime import date
 
-from flask import Blueprint, abort, redirect, render_template, request, send_file, url_for
+from flask import Blueprint, redirect, render_template, request, send_file, url_for
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from banker import snapshot
 from banker.rules import public_state
 from banker.rules.board import DECK_NAMES, DEED_IDS, DEEDS, JAIL, space_name
-from banker.store import GameNotFound, StoreError, same_token
+from banker.store import GameNotFound, StoreError
 from banker.web import get_store
 from banker.web.guards import error_page
+from banker.web.seats import banker_state
 
 bp = Blueprint("snapshots", __name__)
 
@@ -48,19 +49,6 @@ def _forbidden(e):
 @bp.errorhandler(404)
 def _not_found(e):
     return _problem(404, "There is no such game here.")
-
-
-def _banker_state(game_id: str) -> dict:
-    """The game's internal state if the request carries its banker token; else 404 or 403."""
-    store = get_store()
-    try:
-        token = store.banker_token(game_id)
-    except GameNotFound:
-        abort(404)
-    given = request.args.get("token") or request.cookies.get(f"banker_{game_id}", "")
-    if not same_token(given, token):
-        abort(403)
-    return store.state(game_id)
 
 
 # -- pause -----------------------------------------------------------------------------------
@@ -211,7 +199,7 @@ def _unsettled(public: dict, names: dict) -> list[str]:
 @bp.get("/games/<game_id>/pause")
 def pause(game_id: str):
     """The pause page: the snapshot to download and the paper record to copy or print."""
-    state = _banker_state(game_id)
+    state = banker_state(game_id)
     names = [p["name"] for p in public_state(state)["players"]]
     today = date.today()
     args = {"token": request.args["token"]} if "token" in request.args else {}
@@ -230,7 +218,7 @@ def pause(game_id: str):
 @bp.get("/games/<game_id>/snapshot.json")
 def download(game_id: str):
     """The game's snapshot as a file to keep (an attachment named with the date and players)."""
-    state = _banker_state(game_id)
+    state = banker_state(game_id)
     doc = get_store().snapshot(game_id)
     names = [p["name"] for p in public_state(state)["players"]]
     body = snapshot.dumps(doc)

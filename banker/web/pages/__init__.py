@@ -5,8 +5,8 @@ one fragment (`#screen`) that a full page includes and that an htmx request gets
 form also works as a plain POST answered by a 303 redirect back to its screen.
 
 Authentication: banker_url (/games/<id>?token=…) sets an HttpOnly, SameSite=Strict cookie for
-that game's path and redirects to the clean URL. Cross-site posts are refused by checking the
-Origin (or Referer) header against the request's host.
+that game's path and redirects to the clean URL. Cross-site posts are refused by the app's
+cross-site check (banker.web.guards).
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from banker.web import board as pictures_board
 from banker.web import get_store
 from banker.web.guards import error_page, wants_fragment
 from banker.web.pages import forms, moment, views
+from banker.web.seats import banker_cookie
 
 bp = Blueprint("pages", __name__)
 
@@ -50,11 +51,6 @@ SCREENS = ("table", "board", "history", "trade", "player")
 
 
 # -- cookies, tokens and cross-site posts --------------------------------------------------
-
-
-def banker_cookie(game_id: str) -> str:
-    """The name of the cookie that holds a game's banker token (its path is the game's)."""
-    return f"banker_{game_id}"
 
 
 def game_path(game_id: str) -> str:
