@@ -16,9 +16,7 @@ TOO_LONG_FOR_NOW = {
     "store.py",
     "store.py:migrate",
     "store.py:execute",
-    "snapshot.py",
     "web/pages/__init__.py",
-    "web/pages/forms.py:command_from",
 }
 
 
