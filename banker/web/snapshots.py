@@ -20,11 +20,12 @@ from flask import Blueprint, redirect, render_template, request, send_file, url_
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from banker import snapshot
-from banker.rules import public_state
+from banker.rules import pending_in_words, public_state
 from banker.rules.board import DECK_NAMES, DEED_IDS, DEEDS, JAIL, space_name
 from banker.store import GameNotFound, StoreError
 from banker.web import get_store
 from banker.web.guards import error_page
+from banker.web.present import buildings_text
 from banker.web.seats import banker_state
 
 bp = Blueprint("snapshots", __name__)
@@ -100,24 +101,18 @@ def paper_record(state: dict) -> dict:
         "next": _next_roller(public, names),
         "bank": public["bank"],
         "bank_deeds": [DEEDS[d].name for d in DEED_IDS if props[d]["owner"] is None],
-        "unsettled": _unsettled(public, names),
+        "unsettled": pending_in_words(state),
         "winners": [names[w] for w in public["winners"]],
     }
 
 
 def _deed(deed_id: str, held: dict) -> dict:
     deed = DEEDS[deed_id]
-    if held["hotel"]:
-        buildings = "a hotel"
-    elif held["houses"]:
-        buildings = f"{held['houses']} house{'s' if held['houses'] > 1 else ''}"
-    else:
-        buildings = ""
     return {
         "id": deed_id,
         "name": deed.name,
         "mortgaged": held["mortgaged"],
-        "buildings": buildings,
+        "buildings": buildings_text(held),
     }
 
 
@@ -144,56 +139,6 @@ def _next_roller(public: dict, names: dict) -> str:
         n = turn["doubles"]
         return f"{who}, who has rolled {n} double{'s' if n > 1 else ''} in a row this turn."
     return who
-
-
-def _unsettled(public: dict, names: dict) -> list[str]:
-    """What was still open at the table, as sentences (settle it first when resuming)."""
-    p, out = public["pending"], []
-
-    def who(pid):
-        return "the Bank" if pid is None else names.get(pid, pid)
-
-    if p["offer"]:
-        o = p["offer"]
-        out.append(
-            f"{who(o['player'])} may buy {DEEDS[o['property']].name} for {o['price']:,} "
-            "or decline it (then it is auctioned)."
-        )
-    if p["auction"]:
-        a = p["auction"]
-        item = DEEDS[a["item"]].name if a["item"] in DEEDS else f"one {a['item']}"
-        bid = (
-            f"the high bid is {a['high_bid']:,} by {who(a['high_bidder'])}"
-            if a["high_bidder"]
-            else "no bid yet"
-        )
-        out.append(f"{item} is being auctioned: {bid}.")
-    if p["auction_queue"]:
-        queue = ", ".join(DEEDS[d].name for d in p["auction_queue"])
-        out.append(f"To be auctioned next, in this order: {queue}.")
-    if p["card"]:
-        out.append(f"{who(p['card']['player'])} draws a {DECK_NAMES[p['card']['deck']]} card.")
-    if p["dice"]:
-        out.append(
-            f"{who(p['dice']['player'])} rolls the dice for utility rent "
-            f"(the total times {p['dice']['multiplier']})."
-        )
-    if p["debt"]:
-        d = p["debt"]
-        out.append(
-            f"{who(d['debtor'])} owes {d['amount']:,} to {who(d['creditor'])} "
-            f"({d['reason']}) and is raising the cash."
-        )
-    for x in p["payments"]:
-        out.append(f"Then {who(x['from'])} pays {x['amount']:,} to {who(x['to'])}.")
-    for c in p["rent_claims"]:
-        out.append(
-            f"{who(c['owner'])} may still ask {who(c['payer'])} for {c['amount']:,} rent on "
-            f"{DEEDS[c['property']].name}, until another player rolls."
-        )
-    if p["final_round"]:
-        out.append("Time has been called: this is the final round.")
-    return out
 
 
 @bp.get("/games/<game_id>/pause")
