@@ -259,7 +259,10 @@ def import_game():
     """Resume a snapshot as a new game with fresh tokens; no token needed. 201 as create."""
     request.max_content_length = snapshot.MAX_BYTES  # refused before anything is parsed
     try:
+        snapshot.precheck(request.get_data())  # a log longer than any game: before parsing
         doc = _json_body()
+    except snapshot.SnapshotError as e:
+        raise ApiError(e.status, e.code, e.message) from None
     except RequestEntityTooLarge:
         raise ApiError(
             413, "snapshot_too_large", "A snapshot file may be at most 5 MB; this one is larger."
