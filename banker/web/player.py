@@ -40,7 +40,7 @@ from banker.web.guards import error_page, wants_fragment
 from banker.web.pages import forms
 from banker.web.qr import qr_svg
 from banker.web.remote import player_view
-from banker.web.seats import banker_token_given
+from banker.web.seats import as_player, banker_token_given
 
 bp = Blueprint("player", __name__)
 
@@ -226,14 +226,12 @@ def _read_said(token: str) -> dict | None:
 
 
 @bp.get("/join/<token>")
-def join(token: str):
+@as_player(_gone)
+def join(token: str, game_id: str, player_id: str):
     """A player's own page (join_url): their money, deeds and the table, kept live, and the
     remote's controls for their own offer, bids, jail, deeds, debt, claims and trades."""
-    found = get_store().player_by_token(token)
-    if found is None:
-        return _gone(token)
     said = _read_said(token)
-    view = player_view(token, *found, args=request.args)
+    view = player_view(token, game_id, player_id, args=request.args)
     response = make_response(render_template("player/page.html", said=said, **view))
     if said:
         response.delete_cookie(_said_cookie(), path=_page_path(token))
@@ -241,26 +239,21 @@ def join(token: str):
 
 
 @bp.get("/join/<token>/trade")
-def compose(token: str):
+@as_player(_gone)
+def compose(token: str, game_id: str, player_id: str):
     """The trade being put together, redrawn as its fields change (htmx), or the whole page
     with the deal in its query string (the Review button without JS)."""
-    found = get_store().player_by_token(token)
-    if found is None:
-        return _gone(token)
-    view = player_view(token, *found, args=request.args)
+    view = player_view(token, game_id, player_id, args=request.args)
     if wants_fragment():
         return render_template("player/_compose.html", **view)
     return render_template("player/page.html", said=None, **view)
 
 
 @bp.get("/join/<token>/version")
-def version(token: str):
+@as_player(_gone)
+def version(token: str, game_id: str, player_id: str):
     """The page's poll: 204 while the game is at version ?v=, else the fresh live parts."""
     store = get_store()
-    found = store.player_by_token(token)
-    if found is None:
-        return _gone(token)
-    game_id, player_id = found
     store.saw(game_id, player_id)  # the Banker's table shows this phone as following
     if request.args.get("v", type=int) == store.version(game_id):
         return "", 204
@@ -349,12 +342,9 @@ def _answer(token: str, game_id: str, player_id: str, command, answer, error):
 
 
 @bp.post("/join/<token>/act")
-def act(token: str):
+@as_player(_gone)
+def act(token: str, game_id: str, player_id: str):
     """One of the player's own actions from a form, through Store.execute as this player."""
-    found = get_store().player_by_token(token)
-    if found is None:
-        return _gone(token)
-    game_id, player_id = found
     try:
         command = player_command(request.form, player_id)
     except forms.FormError as e:
@@ -364,12 +354,9 @@ def act(token: str):
 
 
 @bp.post("/join/<token>/claim")
-def claim(token: str):
+@as_player(_gone)
+def claim(token: str, game_id: str, player_id: str):
     """The owner claims an open rent claim owed to them: the payer pays (Store.execute)."""
-    found = get_store().player_by_token(token)
-    if found is None:
-        return _gone(token)
-    game_id, player_id = found
     command = {"type": "claim_rent"}
     if request.form.get("claim") is not None:  # else the core says what is missing
         command["claim"] = request.form["claim"]

@@ -3,9 +3,18 @@
 The JSON API reads its Bearer token and asks `Store.role` (banker/web/api.py); the pages read
 the banker token from where a browser carries it: the Banker's pages' cookie (named by
 `banker_cookie`, its path the game's), a form field, `?token=` or a Bearer header.
+
+One decorator per role for the views of a link:
+    @as_banker                 view(game_id, state): 404/403 unless the banker token is given
+    @as_player(gone)           view(token, game_id, player_id): else gone(token)
+    @as_display(gone)          view(token, game_id): else gone(token)
+(`gone` is the blueprint's own page for a link that does not work.)
 """
 
 from __future__ import annotations
+
+import functools
+from collections.abc import Callable
 
 from flask import abort, request
 
@@ -49,3 +58,45 @@ def banker_state(game_id: str) -> dict:
     if banker_token_given(game_id) is None:
         abort(403)
     return state
+
+
+def as_banker(view: Callable) -> Callable:
+    """A view of `/games/<game_id>/…` for the game's Banker: called with the game's state."""
+
+    @functools.wraps(view)
+    def wrapped(game_id: str, **values):
+        return view(game_id, banker_state(game_id), **values)
+
+    return wrapped
+
+
+def as_player(gone: Callable[[str], object]) -> Callable:
+    """A view of a player's link `/…/<token>`: called with the player's game and id."""
+
+    def decorate(view: Callable) -> Callable:
+        @functools.wraps(view)
+        def wrapped(token: str, **values):
+            found = get_store().player_by_token(token)
+            if found is None:
+                return gone(token)
+            return view(token, *found, **values)
+
+        return wrapped
+
+    return decorate
+
+
+def as_display(gone: Callable[[str], object]) -> Callable:
+    """A view of a display link `/display/<token>…`: called with the display's game."""
+
+    def decorate(view: Callable) -> Callable:
+        @functools.wraps(view)
+        def wrapped(token: str, **values):
+            game_id = get_store().game_for_display_token(token)
+            if game_id is None:
+                return gone(token)
+            return view(token, game_id, **values)
+
+        return wrapped
+
+    return decorate

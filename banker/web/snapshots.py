@@ -26,7 +26,7 @@ from banker.store import GameNotFound, StoreError
 from banker.web import get_store
 from banker.web.guards import error_page
 from banker.web.present import buildings_text
-from banker.web.seats import banker_state
+from banker.web.seats import as_banker
 
 bp = Blueprint("snapshots", __name__)
 
@@ -142,9 +142,9 @@ def _next_roller(public: dict, names: dict) -> str:
 
 
 @bp.get("/games/<game_id>/pause")
-def pause(game_id: str):
+@as_banker
+def pause(game_id: str, state: dict):
     """The pause page: the snapshot to download and the paper record to copy or print."""
-    state = banker_state(game_id)
     names = [p["name"] for p in public_state(state)["players"]]
     today = date.today()
     args = {"token": request.args["token"]} if "token" in request.args else {}
@@ -161,9 +161,9 @@ def pause(game_id: str):
 
 
 @bp.get("/games/<game_id>/snapshot.json")
-def download(game_id: str):
+@as_banker
+def download(game_id: str, state: dict):
     """The game's snapshot as a file to keep (an attachment named with the date and players)."""
-    state = banker_state(game_id)
     doc = get_store().snapshot(game_id)
     names = [p["name"] for p in public_state(state)["players"]]
     body = snapshot.dumps(doc)
