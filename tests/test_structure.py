@@ -16,7 +16,6 @@ TOO_LONG_FOR_NOW = {
     "store.py",
     "store.py:migrate",
     "store.py:execute",
-    "web/pages/__init__.py",
 }
 
 
