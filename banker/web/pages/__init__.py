@@ -90,13 +90,18 @@ def _remember(response: Response, game_id: str, token: str) -> Response:
         httponly=True,
         samesite="Strict",
     )
-    known = [g for g in request.cookies.get(GAMES_COOKIE, "").split(".") if g and g != game_id]
+    return remember_first(response, GAMES_COOKIE, game_id, samesite="Strict")
+
+
+def remember_first(response: Response, cookie: str, item: str, samesite: str) -> Response:
+    """Put `item` first in a cookie's list (dot-separated, the 20 latest), for 400 days."""
+    known = [x for x in request.cookies.get(cookie, "").split(".") if x and x != item]
     response.set_cookie(
-        GAMES_COOKIE,
-        ".".join([game_id, *known][:20]),
+        cookie,
+        ".".join([item, *known][:20]),
         max_age=400 * 24 * 3600,
         httponly=True,
-        samesite="Strict",
+        samesite=samesite,
     )
     return response
 

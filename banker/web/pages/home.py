@@ -10,7 +10,15 @@ from werkzeug.datastructures import MultiDict
 from banker.rules import DomainError
 from banker.web import get_store
 from banker.web.guards import wants_fragment
-from banker.web.pages import GAMES_COOKIE, JOINED_COOKIE, _remember, bp, game_path, views
+from banker.web.pages import (
+    GAMES_COOKIE,
+    JOINED_COOKIE,
+    _remember,
+    bp,
+    game_path,
+    remember_first,
+    views,
+)
 
 
 @bp.get("/")
@@ -112,12 +120,5 @@ def _remember_joined(response: Response) -> Response:
     """A player's page opened here is listed on this browser's home page (one tap back in)."""
     token = (request.view_args or {}).get("token")
     if request.endpoint == "player.join" and response.status_code == 200 and token:
-        known = [t for t in _cookie_list(JOINED_COOKIE) if t != token]
-        response.set_cookie(
-            JOINED_COOKIE,
-            ".".join([token, *known][:20]),
-            max_age=400 * 24 * 3600,
-            httponly=True,
-            samesite="Lax",
-        )
+        return remember_first(response, JOINED_COOKIE, token, samesite="Lax")
     return response
