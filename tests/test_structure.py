@@ -117,3 +117,8 @@ def _too_long() -> list[str]:
 
 def test_no_module_of_banker_is_over_500_lines_and_no_function_over_60():
     assert [f for f in _too_long() if f not in TOO_LONG_FOR_NOW] == []
+
+
+def test_the_cycle_finder_finds_a_cycle_and_only_a_cycle():
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert _cycle({"a": {"b", "c"}, "b": {"c"}, "c": set()}) is None
