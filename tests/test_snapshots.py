@@ -469,7 +469,7 @@ def test_the_paper_record_lists_what_is_still_open_and_partners(new_game, client
     assert "Rules</dt><dd>G0009 (current guide); two partnerships, hotel-shortage ruling" in text
     assert "<li><bdi>Ann &amp; Bob</bdi> (<bdi>Ann</bdi> and <bdi>Bob</bdi>) <span" in text
     assert "Next to roll</dt><dd><bdi>Ann (for Ann &amp; Bob)</bdi></dd>" in text
-    assert "<li>Baltic Avenue is being auctioned: the high bid is 30 by Ann &amp; Bob.</li>" in text
+    assert "<li>The Banker is auctioning Baltic Avenue: high bid 30 by Ann &amp; Bob.</li>" in text
 
 
 def test_the_pause_page_and_the_file_need_the_banker_token_or_cookie(played, client):

@@ -10,6 +10,7 @@ from __future__ import annotations
 from banker.rules.board import DECK_NAMES, DEEDS, GROUP_COLORS, GROUP_NAMES, GROUPS, JAIL, SPACES
 from banker.rules.holdings import building_value
 from banker.rules.turn import rent, utility_multiplier
+from banker.web.present import buildings_text
 
 # One deed's group, as its card names it.
 GROUP_NAME = {**GROUP_NAMES, "railroad": "Railroad", "utility": "Utility"}
@@ -104,14 +105,6 @@ def _rent_now(state: dict, prop: str) -> str:
     if DEEDS[prop].kind == "utility":
         return f"{utility_multiplier(state, prop)} × the dice"
     return money(rent(state, prop))
-
-
-def buildings_text(st: dict) -> str:
-    if st["hotel"]:
-        return "a hotel"
-    if st["houses"]:
-        return f"{st['houses']} house{'s' if st['houses'] > 1 else ''}"
-    return ""
 
 
 def deed_card(

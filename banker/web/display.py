@@ -26,6 +26,7 @@ from banker.rules import public_state
 from banker.web import board, get_store
 from banker.web import stories as story_pages
 from banker.web.qr import qr_svg
+from banker.web.seats import as_display, as_player
 
 bp = Blueprint("display", __name__)
 
@@ -60,10 +61,6 @@ def _message(status: int, sentence: str):
     # A page still polling with this token reloads itself and shows the sentence instead.
     html = render_template("display/message.html", sentence=sentence)
     return htmx_response(html, status, refresh=True)
-
-
-def _game_of(token: str) -> str | None:
-    return get_store().game_for_display_token(token)
 
 
 # Event sentences that tell a player's cash, and what the display says instead (private_cash).
@@ -104,20 +101,16 @@ def display_view(token: str, game_id: str) -> dict:
 
 
 @bp.get("/display/<token>")
-def show(token: str):
+@as_display(_gone)
+def show(token: str, game_id: str):
     """The big-screen page of the game this display token belongs to."""
-    game_id = _game_of(token)
-    if game_id is None:
-        return _gone(token)
     return render_template("display/page.html", **display_view(token, game_id))
 
 
 @bp.get("/display/<token>/version")
-def version(token: str):
+@as_display(_gone)
+def version(token: str, game_id: str):
     """The display's poll: 204 while the game is at version ?v=, else the fresh fragment."""
-    game_id = _game_of(token)
-    if game_id is None:
-        return _gone(token)
     if request.args.get("v", type=int) == get_store().version(game_id):
         return "", 204
     return render_template("display/_live.html", **display_view(token, game_id))
@@ -133,11 +126,9 @@ def _story_page(game_id: str, viewer: str, back: str | None):
 
 
 @bp.get("/display/<token>/story")
-def story(token: str):
+@as_display(_gone)
+def story(token: str, game_id: str):
     """The story of the game as the display may see it (no cash with private_cash)."""
-    game_id = _game_of(token)
-    if game_id is None:
-        return _gone(token)
     return _story_page(game_id, "display", url_for("display.show", token=token))
 
 
@@ -151,12 +142,9 @@ def banker_story(game_id: str):
 
 
 @bp.get("/join/<token>/story")
-def player_story(token: str):
+@as_player(lambda token: _message(404, "This link is not a player's link in any game here."))
+def player_story(token: str, game_id: str, player_id: str):
     """The story for one player: their own cash, the others' as private_cash says."""
-    found = get_store().player_by_token(token)
-    if found is None:
-        return _message(404, "This link is not a player's link in any game here.")
-    game_id, player_id = found
     return _story_page(game_id, player_id, url_for("player.join", token=token))
 
 

@@ -34,12 +34,13 @@ from werkzeug.datastructures import MultiDict
 
 from banker.rules import Refusal
 from banker.rules.permissions import player_refusal
-from banker.store import GameNotFound, StoreError, key_scope, same_token
+from banker.store import GameNotFound, StoreError, key_scope
 from banker.web import error_response, get_store
 from banker.web.guards import error_page, wants_fragment
-from banker.web.pages import banker_cookie, forms
+from banker.web.pages import forms
 from banker.web.qr import qr_svg
 from banker.web.remote import player_view
+from banker.web.seats import as_player, banker_token_given
 
 bp = Blueprint("player", __name__)
 
@@ -112,28 +113,6 @@ def public_url_for(endpoint: str, **values) -> str:
 # -- the Banker's side: the Join panel, new links, the version poll -----------------------------
 
 
-def _banker_token_given(game_id: str) -> tuple[str, bool] | None:
-    """(banker token, whether it came in the pages' cookie) if this request carries it right.
-
-    It may come as a form field, ?token=, a Bearer header or the Banker's pages' cookie.
-    """
-    try:
-        banker_token = get_store().banker_token(game_id)
-    except GameNotFound:
-        return None
-    scheme, _, bearer = request.headers.get("Authorization", "").partition(" ")
-    given = [
-        (request.cookies.get(banker_cookie(game_id)), True),
-        (request.form.get("token") if request.method == "POST" else None, False),
-        (request.args.get("token"), False),
-        (bearer.strip() if scheme.lower() == "bearer" else None, False),
-    ]
-    for token, by_cookie in given:
-        if token and same_token(token, banker_token):
-            return banker_token, by_cookie
-    return None
-
-
 @bp.app_template_global()
 def join_panel(game_id: str | None) -> dict | None:
     """What the Join panel shows, or None unless this request is the game's Banker's.
@@ -145,7 +124,7 @@ def join_panel(game_id: str | None) -> dict | None:
     """
     if not game_id:
         return None
-    given = _banker_token_given(game_id)
+    given = banker_token_given(game_id)
     if given is None:
         return None
     token, by_cookie = given
@@ -177,7 +156,7 @@ def new_link(game_id: str, player_id: str):
         store.state(game_id)
     except GameNotFound:
         return _message_page(404, "There is no such game on this Banker.")
-    given = _banker_token_given(game_id)
+    given = banker_token_given(game_id)
     if given is None:
         return _message_page(403, "Only the Banker of this game may give a player a new link.")
     try:
@@ -202,7 +181,7 @@ def game_version(game_id: str):
         version = store.version(game_id)
     except GameNotFound:
         return error_response(404, "game_not_found", f"There is no game {game_id!r}.")
-    if _banker_token_given(game_id) is None:
+    if banker_token_given(game_id) is None:
         return error_response(
             403, "banker_only", "This needs the banker token of this game (?token= or Bearer)."
         )
@@ -247,14 +226,12 @@ def _read_said(token: str) -> dict | None:
 
 
 @bp.get("/join/<token>")
-def join(token: str):
+@as_player(_gone)
+def join(token: str, game_id: str, player_id: str):
     """A player's own page (join_url): their money, deeds and the table, kept live, and the
     remote's controls for their own offer, bids, jail, deeds, debt, claims and trades."""
-    found = get_store().player_by_token(token)
-    if found is None:
-        return _gone(token)
     said = _read_said(token)
-    view = player_view(token, *found, args=request.args)
+    view = player_view(token, game_id, player_id, args=request.args)
     response = make_response(render_template("player/page.html", said=said, **view))
     if said:
         response.delete_cookie(_said_cookie(), path=_page_path(token))
@@ -262,26 +239,21 @@ def join(token: str):
 
 
 @bp.get("/join/<token>/trade")
-def compose(token: str):
+@as_player(_gone)
+def compose(token: str, game_id: str, player_id: str):
     """The trade being put together, redrawn as its fields change (htmx), or the whole page
     with the deal in its query string (the Review button without JS)."""
-    found = get_store().player_by_token(token)
-    if found is None:
-        return _gone(token)
-    view = player_view(token, *found, args=request.args)
+    view = player_view(token, game_id, player_id, args=request.args)
     if wants_fragment():
         return render_template("player/_compose.html", **view)
     return render_template("player/page.html", said=None, **view)
 
 
 @bp.get("/join/<token>/version")
-def version(token: str):
+@as_player(_gone)
+def version(token: str, game_id: str, player_id: str):
     """The page's poll: 204 while the game is at version ?v=, else the fresh live parts."""
     store = get_store()
-    found = store.player_by_token(token)
-    if found is None:
-        return _gone(token)
-    game_id, player_id = found
     store.saw(game_id, player_id)  # the Banker's table shows this phone as following
     if request.args.get("v", type=int) == store.version(game_id):
         return "", 204
@@ -370,12 +342,9 @@ def _answer(token: str, game_id: str, player_id: str, command, answer, error):
 
 
 @bp.post("/join/<token>/act")
-def act(token: str):
+@as_player(_gone)
+def act(token: str, game_id: str, player_id: str):
     """One of the player's own actions from a form, through Store.execute as this player."""
-    found = get_store().player_by_token(token)
-    if found is None:
-        return _gone(token)
-    game_id, player_id = found
     try:
         command = player_command(request.form, player_id)
     except forms.FormError as e:
@@ -385,12 +354,9 @@ def act(token: str):
 
 
 @bp.post("/join/<token>/claim")
-def claim(token: str):
+@as_player(_gone)
+def claim(token: str, game_id: str, player_id: str):
     """The owner claims an open rent claim owed to them: the payer pays (Store.execute)."""
-    found = get_store().player_by_token(token)
-    if found is None:
-        return _gone(token)
-    game_id, player_id = found
     command = {"type": "claim_rent"}
     if request.form.get("claim") is not None:  # else the core says what is missing
         command["claim"] = request.form["claim"]

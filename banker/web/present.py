@@ -1,5 +1,6 @@
 """How the pages say things, written once for the Banker's pages, the players' pages, the
-display and the pause page: money, seat colors and the CSS classes that paint them.
+display and the pause page: money, what stands on a deed, seat colors and the CSS classes that
+paint them. (What the table still has to settle, in words: banker.rules.pending_in_words.)
 
 Registered on the app (banker.web.create_app): `money` and `color_class` as Jinja filters,
 `money` also as a global (`{{ money(x) }}` and `{{ x | money }}` read the same).
@@ -17,6 +18,15 @@ GROUP_ORDER = (*COLOR_GROUPS, "railroad", "utility")
 def money(n: int | None) -> str:
     """Dollars with thousands separators (1,500); a figure not known (private cash) is "—"."""
     return "—" if n is None else f"{n:,}"
+
+
+def buildings_text(held: dict) -> str:
+    """What stands on a deed ({"houses", "hotel"}): "a hotel", "1 house", "3 houses" or ""."""
+    if held["hotel"]:
+        return "a hotel"
+    if held["houses"]:
+        return f"{held['houses']} house{'s' if held['houses'] > 1 else ''}"
+    return ""
 
 
 def color_class(color: str | None) -> str:

@@ -20,7 +20,7 @@ from banker.rules.permissions import view_for
 from banker.rules.turn import rent, utility_multiplier
 from banker.web import get_store
 from banker.web.pages import views
-from banker.web.present import money
+from banker.web.present import buildings_text, money
 
 POLL_EVERY = "700ms"
 LATEST_EVENTS = 6
@@ -44,7 +44,7 @@ def _deed_line(state: dict, prop: str) -> dict:
     return {
         "id": prop,
         "name": deed.name,
-        "buildings": views.buildings_text(st).removeprefix("a "),
+        "buildings": buildings_text(st).removeprefix("a "),
         "mortgaged": st["mortgaged"],
         "rent": rent_text,
     }

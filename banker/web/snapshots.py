@@ -4,9 +4,9 @@ to download, and Resume from file on the home page.
 The JSON side of the same thing is GET /api/v1/games/<id>/snapshot and POST
 /api/v1/games/import (api.py); both end in Store.snapshot and Store.import_snapshot.
 
-Pages of a game need its banker token: the cookie the table screen set for the game's path
-(`banker_<game id>`, see pages.banker_cookie) or `?token=`. Posts from another site are refused
-by checking the Origin (or Referer) header against the request's host.
+Pages of a game need its banker token (banker.web.seats: the cookie the table screen set for
+the game's path, `?token=`, a form field or Bearer). Posts from another site are refused by the
+app's cross-site check (banker.web.guards).
 """
 
 from __future__ import annotations
@@ -16,15 +16,17 @@ import re
 import unicodedata
 from datetime import date
 
-from flask import Blueprint, abort, redirect, render_template, request, send_file, url_for
+from flask import Blueprint, redirect, render_template, request, send_file, url_for
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from banker import snapshot
-from banker.rules import public_state
+from banker.rules import pending_in_words, public_state
 from banker.rules.board import DECK_NAMES, DEED_IDS, DEEDS, JAIL, space_name
-from banker.store import GameNotFound, StoreError, same_token
+from banker.store import GameNotFound, StoreError
 from banker.web import get_store
 from banker.web.guards import error_page
+from banker.web.present import buildings_text
+from banker.web.seats import as_banker
 
 bp = Blueprint("snapshots", __name__)
 
@@ -48,19 +50,6 @@ def _forbidden(e):
 @bp.errorhandler(404)
 def _not_found(e):
     return _problem(404, "There is no such game here.")
-
-
-def _banker_state(game_id: str) -> dict:
-    """The game's internal state if the request carries its banker token; else 404 or 403."""
-    store = get_store()
-    try:
-        token = store.banker_token(game_id)
-    except GameNotFound:
-        abort(404)
-    given = request.args.get("token") or request.cookies.get(f"banker_{game_id}", "")
-    if not same_token(given, token):
-        abort(403)
-    return store.state(game_id)
 
 
 # -- pause -----------------------------------------------------------------------------------
@@ -112,24 +101,18 @@ def paper_record(state: dict) -> dict:
         "next": _next_roller(public, names),
         "bank": public["bank"],
         "bank_deeds": [DEEDS[d].name for d in DEED_IDS if props[d]["owner"] is None],
-        "unsettled": _unsettled(public, names),
+        "unsettled": pending_in_words(state),
         "winners": [names[w] for w in public["winners"]],
     }
 
 
 def _deed(deed_id: str, held: dict) -> dict:
     deed = DEEDS[deed_id]
-    if held["hotel"]:
-        buildings = "a hotel"
-    elif held["houses"]:
-        buildings = f"{held['houses']} house{'s' if held['houses'] > 1 else ''}"
-    else:
-        buildings = ""
     return {
         "id": deed_id,
         "name": deed.name,
         "mortgaged": held["mortgaged"],
-        "buildings": buildings,
+        "buildings": buildings_text(held),
     }
 
 
@@ -158,60 +141,10 @@ def _next_roller(public: dict, names: dict) -> str:
     return who
 
 
-def _unsettled(public: dict, names: dict) -> list[str]:
-    """What was still open at the table, as sentences (settle it first when resuming)."""
-    p, out = public["pending"], []
-
-    def who(pid):
-        return "the Bank" if pid is None else names.get(pid, pid)
-
-    if p["offer"]:
-        o = p["offer"]
-        out.append(
-            f"{who(o['player'])} may buy {DEEDS[o['property']].name} for {o['price']:,} "
-            "or decline it (then it is auctioned)."
-        )
-    if p["auction"]:
-        a = p["auction"]
-        item = DEEDS[a["item"]].name if a["item"] in DEEDS else f"one {a['item']}"
-        bid = (
-            f"the high bid is {a['high_bid']:,} by {who(a['high_bidder'])}"
-            if a["high_bidder"]
-            else "no bid yet"
-        )
-        out.append(f"{item} is being auctioned: {bid}.")
-    if p["auction_queue"]:
-        queue = ", ".join(DEEDS[d].name for d in p["auction_queue"])
-        out.append(f"To be auctioned next, in this order: {queue}.")
-    if p["card"]:
-        out.append(f"{who(p['card']['player'])} draws a {DECK_NAMES[p['card']['deck']]} card.")
-    if p["dice"]:
-        out.append(
-            f"{who(p['dice']['player'])} rolls the dice for utility rent "
-            f"(the total times {p['dice']['multiplier']})."
-        )
-    if p["debt"]:
-        d = p["debt"]
-        out.append(
-            f"{who(d['debtor'])} owes {d['amount']:,} to {who(d['creditor'])} "
-            f"({d['reason']}) and is raising the cash."
-        )
-    for x in p["payments"]:
-        out.append(f"Then {who(x['from'])} pays {x['amount']:,} to {who(x['to'])}.")
-    for c in p["rent_claims"]:
-        out.append(
-            f"{who(c['owner'])} may still ask {who(c['payer'])} for {c['amount']:,} rent on "
-            f"{DEEDS[c['property']].name}, until another player rolls."
-        )
-    if p["final_round"]:
-        out.append("Time has been called: this is the final round.")
-    return out
-
-
 @bp.get("/games/<game_id>/pause")
-def pause(game_id: str):
+@as_banker
+def pause(game_id: str, state: dict):
     """The pause page: the snapshot to download and the paper record to copy or print."""
-    state = _banker_state(game_id)
     names = [p["name"] for p in public_state(state)["players"]]
     today = date.today()
     args = {"token": request.args["token"]} if "token" in request.args else {}
@@ -228,9 +161,9 @@ def pause(game_id: str):
 
 
 @bp.get("/games/<game_id>/snapshot.json")
-def download(game_id: str):
+@as_banker
+def download(game_id: str, state: dict):
     """The game's snapshot as a file to keep (an attachment named with the date and players)."""
-    state = _banker_state(game_id)
     doc = get_store().snapshot(game_id)
     names = [p["name"] for p in public_state(state)["players"]]
     body = snapshot.dumps(doc)

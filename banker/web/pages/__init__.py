@@ -5,8 +5,8 @@ one fragment (`#screen`) that a full page includes and that an htmx request gets
 form also works as a plain POST answered by a 303 redirect back to its screen.
 
 Authentication: banker_url (/games/<id>?token=…) sets an HttpOnly, SameSite=Strict cookie for
-that game's path and redirects to the clean URL. Cross-site posts are refused by checking the
-Origin (or Referer) header against the request's host.
+that game's path and redirects to the clean URL. Cross-site posts are refused by the app's
+cross-site check (banker.web.guards).
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from banker.web import board as pictures_board
 from banker.web import get_store
 from banker.web.guards import error_page, wants_fragment
 from banker.web.pages import forms, moment, views
+from banker.web.seats import banker_cookie
 
 bp = Blueprint("pages", __name__)
 
@@ -50,11 +51,6 @@ SCREENS = ("table", "board", "history", "trade", "player")
 
 
 # -- cookies, tokens and cross-site posts --------------------------------------------------
-
-
-def banker_cookie(game_id: str) -> str:
-    """The name of the cookie that holds a game's banker token (its path is the game's)."""
-    return f"banker_{game_id}"
 
 
 def game_path(game_id: str) -> str:
@@ -94,13 +90,18 @@ def _remember(response: Response, game_id: str, token: str) -> Response:
         httponly=True,
         samesite="Strict",
     )
-    known = [g for g in request.cookies.get(GAMES_COOKIE, "").split(".") if g and g != game_id]
+    return remember_first(response, GAMES_COOKIE, game_id, samesite="Strict")
+
+
+def remember_first(response: Response, cookie: str, item: str, samesite: str) -> Response:
+    """Put `item` first in a cookie's list (dot-separated, the 20 latest), for 400 days."""
+    known = [x for x in request.cookies.get(cookie, "").split(".") if x and x != item]
     response.set_cookie(
-        GAMES_COOKIE,
-        ".".join([game_id, *known][:20]),
+        cookie,
+        ".".join([item, *known][:20]),
         max_age=400 * 24 * 3600,
         httponly=True,
-        samesite="Strict",
+        samesite=samesite,
     )
     return response
 
@@ -153,119 +154,6 @@ def _read_flash(game_id: str) -> dict | None:
 def _latest_said(game_id: str) -> str:
     """The sentences of the game's latest accepted command (not undone since)."""
     return " ".join(e["text"] for e in get_store().latest_events(game_id) if not e["undone"])
-
-
-# -- home and new games --------------------------------------------------------------------
-
-
-@bp.get("/")
-def home():
-    """Start a game, or go back to one this browser is the Banker of or plays in."""
-    return render_template("home.html", **_home_context())
-
-
-def _cookie_list(name: str) -> list[str]:
-    return [x for x in request.cookies.get(name, "").split(".") if x]
-
-
-def _home_context(error: str | None = None, form: MultiDict | None = None) -> dict:
-    store = get_store()
-    mine = _cookie_list(GAMES_COOKIE)[:50]
-    # Only the games this browser knows are read: never every game of the server (issue 12).
-    found = {t: store.player_by_token(t) for t in _cookie_list(JOINED_COOKIE)[:50]}
-    ids = mine + [f[0] for f in found.values() if f]
-    games = {g["game_id"]: g for g in store.known_games(ids)}
-    joined = []
-    for token, hit in found.items():
-        if hit and hit[0] in games:
-            game_id, pid = hit
-            names = views.player_names(store.state(game_id))
-            joined.append({**games[game_id], "as": names.get(pid, pid), "token": token})
-    return {
-        "games": [games[g] for g in mine if g in games],
-        "joined": joined,
-        "others": 0,
-        "error": error,
-        "form": form or MultiDict(),
-    }
-
-
-# The Start form's switches, in the contract's names (players_act is on unless switched off).
-NEW_GAME_OPTIONS = ("players_act", "private_cash", "auction_all", "deadline", "teams")
-
-
-def _new_game_options(form, edition: str) -> dict:
-    """The switches of the Start form as the contract's options (only those the core knows)."""
-    from banker.rules.game import OPTIONS
-
-    options = {}
-    for key in NEW_GAME_OPTIONS:
-        if key not in OPTIONS:
-            continue
-        on = form.get(key) == "on"
-        if key == "players_act":
-            options[key] = on  # sent either way: it is on unless the Banker switched it off
-        elif on:
-            options[key] = True  # the core says why classic has none of the variations
-    if edition == "g0009":
-        # The ruling's switch is on by default; classic has no such ruling, so it is not sent.
-        options["hotel_shortage_ruling"] = form.get("hotel_shortage_ruling") == "on"
-    return options
-
-
-@bp.post("/games")
-def create_game():
-    """Create a game from the Start form; the Banker lands on its table screen."""
-    form = request.form
-    names = [n.strip() for n in form.getlist("name") if n.strip()]
-    edition = form.get("edition", "g0009")
-    options = _new_game_options(form, edition)
-    try:
-        created = get_store().create_game(edition, names, options)
-    except DomainError as e:
-        context = _home_context(error=e.message, form=form)
-        if wants_fragment():
-            return render_template("_new_game.html", **context), 422
-        return render_template("home.html", **context), 422
-    game_id = created["game_id"]
-    if wants_fragment():
-        response = htmx_response("", 204, redirect=game_path(game_id))
-    else:
-        response = redirect(game_path(game_id), 303)
-    return _remember(response, game_id, created["banker_token"])
-
-
-@bp.before_app_request
-def _moved_player_link():
-    """A player's old link of a game resumed elsewhere leads to their link in the copy."""
-    if request.endpoint not in ("player.join", "player.version"):
-        return None
-    store = get_store()
-    found = store.player_by_token((request.view_args or {}).get("token", ""))
-    moved_to = store.moved_to(found[0]) if found else None
-    if moved_to is None:
-        return None
-    if request.endpoint == "player.version":  # the old page polling: reload it to say so
-        return htmx_response("", 200, refresh=True)
-    token = next((p["token"] for p in store.players(moved_to) if p["id"] == found[1]), None)
-    url = url_for("player.join", token=token) if token else None
-    return make_response(render_template("moved_game.html", moved_to=None, player_url=url), 410)
-
-
-@bp.after_app_request
-def _remember_joined(response: Response) -> Response:
-    """A player's page opened here is listed on this browser's home page (one tap back in)."""
-    token = (request.view_args or {}).get("token")
-    if request.endpoint == "player.join" and response.status_code == 200 and token:
-        known = [t for t in _cookie_list(JOINED_COOKIE) if t != token]
-        response.set_cookie(
-            JOINED_COOKIE,
-            ".".join([token, *known][:20]),
-            max_age=400 * 24 * 3600,
-            httponly=True,
-            samesite="Lax",
-        )
-    return response
 
 
 # -- the screens ---------------------------------------------------------------------------
@@ -534,4 +422,4 @@ def _args_after(form, screen: str, flash: dict | None) -> MultiDict:
 _HIDDEN = {"type", "key", "expected_version", "back", "at"}
 
 
-from banker.web.pages import seat  # noqa: E402,F401  (its routes join this blueprint)
+from banker.web.pages import home, seat  # noqa: E402,F401  (their routes join this blueprint)

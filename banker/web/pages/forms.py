@@ -83,19 +83,30 @@ def _side(form: MultiDict, prefix: str, who: str) -> dict:
     }
 
 
+# The commands whose fields are all plain texts: (field, what the form calls it), in the order
+# they are read (the first one missing is the one the Banker is told about).
+_TEXTS = {
+    **{kind: (("player", "the player"),) for kind in _PLAYER},
+    **{kind: (("property", "the deed"),) for kind in _PROPERTY},
+    "start": (("first", "who won the opening roll"),),
+    "draw_card": (("deck", "the deck"), ("card", "the card drawn")),
+    "accept_trade": (("offer", "the trade offer"),),
+    "decline_trade": (("offer", "the trade offer"),),
+    "claim_rent": (("claim", "the rent claim"),),
+    "use_jail_card": (("player", "the player"), ("deck", "the card")),
+    "building_auction": (("kind", "house or hotel"),),
+}
+
+
 def command_from(form: MultiDict) -> dict:
     """The command a submitted form asks for; FormError if it cannot be read."""
     kind = form.get("type", "")
     if kind not in TYPES:
         raise FormError("This form asks for nothing the Banker can record.")
     command: dict = {"type": kind}
-    if kind in _PLAYER:
-        command["player"] = _text(form, "player", "the player")
-    elif kind in _PROPERTY:
-        command["property"] = _text(form, "property", "the deed")
-    elif kind == "start":
-        command["first"] = _text(form, "first", "who won the opening roll")
-    elif kind in ("roll", "rent_roll"):
+    for field, what in _TEXTS.get(kind, ()):
+        command[field] = _text(form, field, what)
+    if kind in ("roll", "rent_roll"):
         if kind == "roll":
             command["player"] = _text(form, "player", "the player")
         command["dice"] = [_die(form, "d1"), _die(form, "d2")]
@@ -109,41 +120,33 @@ def command_from(form: MultiDict) -> dict:
     elif kind == "close_auction":
         if form.get("property"):
             command["property"] = form["property"]
-    elif kind == "draw_card":
-        command["deck"] = _text(form, "deck", "the deck")
-        command["card"] = _text(form, "card", "the card drawn")
-    elif kind in ("accept_trade", "decline_trade"):
-        command["offer"] = _text(form, "offer", "the trade offer")
-    elif kind == "claim_rent":
-        command["claim"] = _text(form, "claim", "the rent claim")
-    elif kind == "use_jail_card":
-        command["player"] = _text(form, "player", "the player")
-        command["deck"] = _text(form, "deck", "the card")
-    elif kind == "building_auction":
-        command["kind"] = _text(form, "kind", "house or hotel")
     elif kind == "trade":
         command["from"] = _text(form, "from", "the first player")
         command["to"] = _text(form, "to", "the second player")
         command["give"] = _side(form, "give", "the first player")
         command["receive"] = _side(form, "receive", "the second player")
         command["unmortgage"] = form.getlist("unmortgage")
-    elif kind == "bankrupt":
-        command["player"] = _text(form, "player", "the player")
+    elif kind in ("bankrupt", "adjust", "move"):
+        command.update(_correction(form, kind))
+    return command
+
+
+def _correction(form: MultiDict, kind: str) -> dict:
+    """The fields of bankrupt, adjust and move: a player, and what happens to them."""
+    fields = {"player": _text(form, "player", "the player")}
+    if kind == "bankrupt":
         if form.getlist("unmortgage"):
-            command["unmortgage"] = form.getlist("unmortgage")
-    elif kind == "adjust":
-        command["player"] = _text(form, "player", "the player")
+            fields["unmortgage"] = form.getlist("unmortgage")
+        return fields
+    if kind == "adjust":
         amount = _whole(form, "amount", "the amount")
         if form.get("direction") == "take":
             amount = -abs(amount)
-        command["amount"] = amount
-        command["reason"] = form.get("reason", "")
-    elif kind == "move":
-        command["player"] = _text(form, "player", "the player")
-        position = _whole(form, "position", "the space")
-        command["position"] = position
-        command["reason"] = form.get("reason", "")
-    return command
+        fields["amount"] = amount
+    else:
+        fields["position"] = _whole(form, "position", "the space")
+    fields["reason"] = form.get("reason", "")
+    return fields
 
 
 def expected_version(form: MultiDict) -> int | None:

@@ -24,7 +24,7 @@ from banker.rules.board import (
     JAIL_FINE,
     SPACES,
 )
-from banker.web.present import GROUP_ORDER, SEAT_COLORS, money
+from banker.web.present import GROUP_ORDER, SEAT_COLORS, buildings_text, money
 
 
 def space(position: int) -> str:
@@ -106,14 +106,6 @@ def rent_ladder(state: dict, prop: str) -> list[dict]:
     if st["mortgaged"]:
         now = -1
     return [{"label": a, "amount": b, "now": i == now} for i, (a, b) in enumerate(steps)]
-
-
-def buildings_text(st: dict) -> str:
-    if st["hotel"]:
-        return "a hotel"
-    if st["houses"]:
-        return f"{st['houses']} house{'s' if st['houses'] > 1 else ''}"
-    return ""
 
 
 def deed(state: dict, prop: str) -> dict:

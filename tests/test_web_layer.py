@@ -1,0 +1,77 @@
+"""One web layer (issue 11): the checks every page needs are made once, for every blueprint."""
+
+from __future__ import annotations
+
+import re
+
+from banker.rules import BadCommand, DomainError, Refusal
+from banker.snapshot import SnapshotError
+from banker.store import DiskFull, StoreError, VersionConflict
+from banker.web.api import ApiError
+from banker.web.guards import CROSS_SITE
+from banker.web.pages.forms import FormError
+from banker.web.player import Refused
+
+PARAMS = {"token": "x", "player_id": "p1"}  # every other parameter is the game's id
+
+
+def test_every_form_post_outside_the_json_api_is_refused_when_sent_from_another_site(
+    app, client, game
+):
+    posts = [
+        r
+        for r in app.url_map.iter_rules()
+        if "POST" in r.methods and not r.rule.startswith("/api/")
+    ]
+    assert len(posts) >= 6  # the Banker's, the player's, the seat's and the resume forms
+    before = game.snapshot()
+    for rule in posts:
+        path = re.sub(
+            r"<(?:\w+:)?(\w+)>", lambda m: game.id if m[1] == "game_id" else "x", rule.rule
+        )
+        r = client.post(path, data={"type": "buy"}, headers={"Origin": "http://evil.example"})
+        assert (r.status_code, CROSS_SITE in r.get_data(as_text=True)) == (403, True), rule.rule
+    assert game.snapshot() == before
+
+
+def test_the_json_api_is_not_judged_by_the_origin_of_the_page_that_sent_it(client, game):
+    r = client.post(
+        f"/api/v1/games/{game.id}/commands",
+        json={"type": "roll", "player": "p1", "dice": [1, 2]},
+        headers={**game.auth(), "Origin": "http://evil.example"},
+    )
+    assert r.status_code == 200
+
+
+def test_every_refusal_is_one_kind_carrying_status_code_and_message():
+    refusals = [
+        DomainError("No property is on offer.", "no_offer"),
+        BadCommand("'dice' must be two whole numbers.", "wrong_type"),
+        VersionConflict("The game is at version 3, not 2."),
+        DiskFull(),
+        SnapshotError(400, "bad_snapshot", "The file is not a snapshot."),
+        ApiError(401, "token_missing", "Send the token."),
+        FormError("Choose the deed first."),
+        Refused(403, "This link no longer works."),
+    ]
+    seen = [(type(e).__name__, e.status, e.code, bool(e.message)) for e in refusals]
+    assert all(isinstance(e, Refusal) for e in refusals)
+    assert isinstance(refusals[2], StoreError)
+    assert seen == [
+        ("DomainError", 422, "no_offer", True),
+        ("BadCommand", 400, "wrong_type", True),
+        ("VersionConflict", 409, "version_conflict", True),
+        ("DiskFull", 507, "disk_full", True),
+        ("SnapshotError", 400, "bad_snapshot", True),
+        ("ApiError", 401, "token_missing", True),
+        ("FormError", 400, "bad_form", True),
+        ("Refused", 403, "banker_only", True),
+    ]
+
+
+def test_money_is_a_filter_and_a_global_of_every_template(app):
+    with app.app_context():
+        env = app.jinja_env
+        assert env.from_string("{{ 1500|money }} {{ money(25) }} {{ none|money }}").render() == (
+            "1,500 25 —"
+        )
