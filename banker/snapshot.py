@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from banker import rules
+from banker.rules.errors import Refusal
 
 FORMAT = "banker-snapshot"
 FORMAT_VERSION = 1
@@ -56,12 +57,11 @@ MAX_RUN_WITHOUT_ROLL = 200
 MAX_REPLAY_SECONDS = 8.0  # CPU seconds of this thread, replay and checks together
 
 
-class SnapshotError(Exception):
+class SnapshotError(Refusal):
     """A snapshot that cannot be resumed: 400 (malformed) or 422 (its log doesn't hold)."""
 
     def __init__(self, status: int, code: str, message: str):
-        super().__init__(message)
-        self.status, self.code, self.message = status, code, message
+        super().__init__(message, code, status)
 
 
 def _malformed(message: str, code: str = "bad_snapshot") -> SnapshotError:
@@ -121,6 +121,7 @@ def dumps(doc: dict) -> bytes:
 
 def parse(data: bytes) -> dict:
     """A snapshot file's bytes as a JSON object (400 otherwise); size is the caller's check."""
+    precheck(data)
 
     def no_constants(name):
         raise ValueError(f"{name} is not JSON")
@@ -388,6 +389,20 @@ def _new_state(new_game_id: str, edition: str, names: list, options: dict | None
 
 
 # -- bounds: cheap checks before the replay, and a budget for the replay itself (issue 12) -------
+
+
+def precheck(data: bytes) -> None:
+    """Refuse a file holding more commands than any real game before it is parsed (parsing
+    5 MB costs more than everything else a refusal needs). Each command is an object with a
+    "command" key; inside a JSON string a quote is escaped, so the bytes `"command":` count
+    keys only (a file spacing its colons is caught after parsing by _check_counts)."""
+    keys = data.count(b'"command":')
+    if keys > MAX_COMMANDS:
+        raise _refused(
+            f"The snapshot holds {keys:,} commands; this Banker resumes games of at "
+            f"most {MAX_COMMANDS:,} (a long real game has about 2,000).",
+            "snapshot_too_long",
+        )
 
 
 def _check_counts(doc: dict) -> None:

@@ -25,6 +25,7 @@ import sqlite_utils
 
 from banker import rules
 from banker import snapshot as snapshots
+from banker.rules.errors import Refusal
 
 # Game ids are read aloud at the table: no look-alike characters (0/o, 1/l/i).
 _ID_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
@@ -33,7 +34,7 @@ _ID_LENGTH = 8
 FOLLOWING_SECONDS = 5.0
 
 
-class StoreError(Exception):
+class StoreError(Refusal):
     """A refusal from the store, shaped like the core's errors (status, code, message)."""
 
     status = 500
@@ -41,7 +42,6 @@ class StoreError(Exception):
 
     def __init__(self, message: str):
         super().__init__(message)
-        self.message = message
 
 
 class GameNotFound(StoreError):

@@ -22,21 +22,9 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-from banker.rules.board import DEEDS, GROUPS, STARTING_CASH
+from banker.rules.board import DEEDS, GROUP_NAMES, GROUPS, STARTING_CASH
 from banker.rules.holdings import building_value
 
-GROUP_NAMES = {
-    "brown": "Brown",
-    "light_blue": "Light blue",
-    "pink": "Pink",
-    "orange": "Orange",
-    "red": "Red",
-    "yellow": "Yellow",
-    "green": "Green",
-    "dark_blue": "Dark blue",
-    "railroad": "Railroads",
-    "utility": "Utilities",
-}
 _DEED_BY_NAME = {d.name: d.id for d in DEEDS.values()}
 _CLAIM_DEED = re.compile(r" rent on (.+?) before the next player rolls")
 

@@ -13,10 +13,8 @@ import argparse
 import gzip
 import http.client
 import json
-import os
 import re
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -27,36 +25,17 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from bench.bot import Bot  # noqa: E402
+from tests.serving import serving  # noqa: E402
 
 # --- the server and a client --------------------------------------------------------------
 
 
 @contextmanager
 def server(db: Path):
-    """`banker serve` on a free loopback port: yields (host, port, pid)."""
-    env = {**os.environ, "PYTHONPATH": str(REPO), "PYTHONUNBUFFERED": "1"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "banker", "serve", "--host", "127.0.0.1", "--port", "0",
-         "--db", str(db)],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
-    )  # fmt: skip
-    try:
-        url = None
-        deadline = time.monotonic() + 30
-        while url is None and time.monotonic() < deadline:
-            line = proc.stdout.readline()
-            if not line:
-                break
-            m = re.search(r"(http://[\d.]+:(\d+)/)", line)
-            if m:
-                url = m.group(1)
-                port = int(m.group(2))
-        if url is None:
-            raise RuntimeError("banker serve did not print its URL")
-        yield "127.0.0.1", port, proc.pid
-    finally:
-        proc.terminate()
-        proc.wait(10)
+    """`banker serve` on a free loopback port (tests/serving.py, as the tests start it):
+    yields (host, port, pid)."""
+    with serving(db) as running:
+        yield "127.0.0.1", int(running.url.rsplit(":", 1)[1]), running.proc.pid
 
 
 class Client:

@@ -1,4 +1,6 @@
-"""The real server for tests: `python -m banker serve` as a process, and a small HTTP client."""
+"""The real server for tests and benchmarks: `python -m banker serve` as a process, and a small
+HTTP client. Every test and bench/ script that needs a running server starts it with `Server`
+(or the `serving` context manager)."""
 
 from __future__ import annotations
 
@@ -7,9 +9,12 @@ import json
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -17,39 +22,76 @@ REPO = Path(__file__).resolve().parent.parent
 
 
 class Server:
-    """`banker serve` on 127.0.0.1 and a free port, over one database file; may be restarted."""
+    """`banker serve` on 127.0.0.1 over one database file; may be restarted.
 
-    def __init__(self, db: Path, log: Path):
+    `port` 0 takes a free one (read back from what the server prints); `args` are more options
+    of `banker serve` (say "--public-url", "https://…"). `defaults=True` leaves out --host and
+    --db (the server's own defaults; `env` may set BANKER_DB). Its output goes to a file, never
+    a pipe: a pipe nobody reads fills up and stalls the server.
+    """
+
+    def __init__(
+        self,
+        db: Path,
+        log: Path,
+        *args: str,
+        port: int = 0,
+        defaults: bool = False,
+        env: dict | None = None,
+    ):
         self.db, self.log = Path(db), Path(log)
+        self.args, self.port, self.defaults = list(args), port, defaults
+        self.env = env or {}
         self.proc: subprocess.Popen | None = None
         self.url = ""
         self.starts = 0
 
+    @property
+    def output_file(self) -> Path:
+        """The file of the latest start's output."""
+        return self.log.with_name(f"{self.log.name}.{self.starts}")
+
+    def output(self) -> str:
+        """What the server printed since it last started."""
+        return self.output_file.read_text(encoding="utf-8")
+
     def start(self, timeout: float = 30) -> str:
         """Start it and wait for the URL it prints; the base URL (http://127.0.0.1:PORT)."""
         self.starts += 1
-        log = self.log.with_name(f"{self.log.name}.{self.starts}")
-        env = {**os.environ, "PYTHONPATH": str(REPO), "PYTHONUNBUFFERED": "1"}
-        with open(log, "w") as out:  # a file, not a pipe: a full pipe would stall the server
+        env = {
+            **os.environ,
+            "PYTHONPATH": str(REPO),
+            "PYTHONUNBUFFERED": "1",
+            "PYTHONIOENCODING": "utf-8",
+            **self.env,
+        }
+        where = [] if self.defaults else ["--host", "127.0.0.1", "--db", str(self.db)]
+        with open(self.output_file, "w") as out:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "banker", "serve", "--host", "127.0.0.1", "--port", "0",
-                 "--db", str(self.db)],
+                [sys.executable, "-m", "banker", "serve", *where, "--port", str(self.port),
+                 *self.args],
                 stdout=out,
                 stderr=subprocess.STDOUT,
                 env=env,
                 cwd=self.db.parent,
             )  # fmt: skip
+        found = self.wait_for(r"Open (\S+?)/? on the Banker's phone", timeout)
+        port = self.port or int(re.match(r"https?://[^/]+:(\d+)", found.group(1)).group(1))
+        self.url = f"http://127.0.0.1:{port}"  # it listens on loopback whatever it prints
+        return self.url
+
+    def wait_for(self, pattern: str, timeout: float = 30) -> re.Match:
+        """Wait until the server's output matches `pattern`; the match (else it is stopped)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            found = re.search(r"Open (http://127\.0\.0\.1:\d+)/", log.read_text())
+            found = re.search(pattern, self.output())
             if found:
-                self.url = found.group(1)
-                return self.url
+                return found
             if self.proc.poll() is not None:
                 break
             time.sleep(0.02)
         self.stop()
-        raise AssertionError(f"banker serve did not start:\n{log.read_text()}")
+        raise AssertionError(f"banker serve did not print {pattern!r}:\n{self.output()}")
 
     def kill(self) -> None:
         """SIGKILL: no shutdown of any kind, as if the power went."""
@@ -64,6 +106,25 @@ class Server:
                 self.proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 self.kill()
+
+
+@contextmanager
+def serving(db: Path, *args: str, **options) -> Iterator[Server]:
+    """A started Server on `db` (its output beside it, in serve.log.N), stopped afterwards;
+    `options` as Server's."""
+    server = Server(db, Path(db).with_name("serve.log"), *args, **options)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def free_port() -> int:
+    """A loopback port free at this moment."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 def call(

@@ -477,7 +477,9 @@ def test_a_player_composes_a_trade_with_the_bankers_one_sentence_summary(owners)
     g = owners
     closed = page_of(g, "p1")
     assert "Offer a trade" in text_of(closed) and 'name="give_cash"' not in closed
-    r = g.client.get(join_path(g, "p1") + "/trade", query_string=DEAL, headers={"HX-Request": "1"})
+    r = g.client.get(
+        join_path(g, "p1") + "/trade", query_string=DEAL, headers={"HX-Request": "true"}
+    )
     assert r.text.startswith('<section id="compose"')
     text = text_of(r.text)
     assert SUMMARY in text

@@ -4,16 +4,13 @@ in the terminal."""
 from __future__ import annotations
 
 import json
-import os
 import socket
-import subprocess
-import sys
-import time
 import urllib.request
 from pathlib import Path
 
 import pytest
 import zxingcpp
+from serving import free_port, serving
 
 from banker.__main__ import lan_address, parser
 
@@ -50,38 +47,10 @@ def decode_terminal_qr(lines: list[str]) -> str:
 @pytest.fixture
 def served(tmp_path):
     """`banker serve --public-url …` on a free loopback port: (printed lines, real base URL)."""
-    env = {
-        **os.environ,
-        "PYTHONPATH": str(REPO),
-        "PYTHONUNBUFFERED": "1",
-        "PYTHONIOENCODING": "utf-8",
-    }
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "banker", "serve", "--host", "127.0.0.1", "--port", str(port),
-         "--db", str(tmp_path / "b.db"), "--public-url", "https://bank.example/table/"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        encoding="utf-8",
-        env=env,
-    )  # fmt: skip
-    try:
-        lines, deadline = [], time.monotonic() + 20
-        while time.monotonic() < deadline:
-            line = proc.stdout.readline()
-            if not line:
-                break
-            lines.append(line.rstrip("\n"))
-            if line.startswith("▀"):  # the QR code's last line
-                break
-        yield lines, f"http://127.0.0.1:{port}"
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
-        proc.stdout.close()
+    public = ("--public-url", "https://bank.example/table/")
+    with serving(tmp_path / "b.db", *public, port=free_port()) as running:
+        running.wait_for(r"▀[^\n]*\n")  # the QR code's last line
+        yield running.output().splitlines(), running.url
 
 
 def test_serve_prints_the_public_url_as_text_and_as_a_qr_code(served):

@@ -7,12 +7,12 @@ import os
 import re
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
 
 import pytest
+from serving import serving
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -34,34 +34,13 @@ def request(url: str, body: dict | None = None, token: str | None = None):
 
 @pytest.fixture
 def server(tmp_path):
-    """Start `banker serve` on a free port with a temporary database: (process, printed URL)."""
+    """Start `banker serve` on a free port with a temporary database: (process, printed URL,
+    what it printed, the database)."""
     db = tmp_path / "served.db"
-    env = {**os.environ, "PYTHONPATH": str(REPO), "PYTHONUNBUFFERED": "1"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "banker", "serve", "--host", "127.0.0.1", "--port", "0",
-         "--db", str(db)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        env=env,
-        cwd=tmp_path,
-    )  # fmt: skip
-    try:
-        lines, deadline = [], time.monotonic() + 20
-        url = None
-        while url is None and time.monotonic() < deadline:
-            line = proc.stdout.readline()
-            if not line:
-                break
-            lines.append(line)
-            found = re.search(r"Open (http://\S+/) on the Banker's phone", line)
-            url = found and found.group(1)
-        assert url, "".join(lines)
-        yield proc, url, "".join(lines), db
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
-        proc.stdout.close()
+    with serving(db) as running:
+        output = running.output()
+        url = re.search(r"Open (http://\S+/) on the Banker's phone", output).group(1)
+        yield running.proc, url, output, db
 
 
 def test_serve_prints_the_url_and_a_game_can_be_created_and_played_there(server):

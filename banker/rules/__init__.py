@@ -25,7 +25,7 @@ What the pages may ask (read functions, pure, never raising):
 """
 
 from .endgame import askable_claims, claims_wait, phase, phase_sentence
-from .errors import BadCommand, DomainError
+from .errors import BadCommand, DomainError, Refusal
 from .game import OPTIONS, apply, new_game, public_state, replay, undo_refusal, upgrade
 from .holdings import bankruptcy_refusal, can_raise, score
 from .rent import claim_refusal
@@ -39,6 +39,7 @@ __all__ = [
     "COMMAND_SCHEMA",
     "DomainError",
     "OPTIONS",
+    "Refusal",
     "apply",
     "askable_claims",
     "bankruptcy_refusal",

@@ -124,6 +124,31 @@ for _d in DEEDS.values():
 COLOR_GROUPS = tuple(g for g in GROUPS if g not in ("railroad", "utility"))
 RAILROADS = GROUPS["railroad"]
 UTILITIES = GROUPS["utility"]
+# The sets as the pages name them, and their printed colors (readable on light and dark).
+GROUP_NAMES = {
+    "brown": "Brown",
+    "light_blue": "Light blue",
+    "pink": "Pink",
+    "orange": "Orange",
+    "red": "Red",
+    "yellow": "Yellow",
+    "green": "Green",
+    "dark_blue": "Dark blue",
+    "railroad": "Railroads",
+    "utility": "Utilities",
+}
+GROUP_COLORS = {
+    "brown": "#8b4a2b",
+    "light_blue": "#9fd8f5",
+    "pink": "#d6368f",
+    "orange": "#f39019",
+    "red": "#e11d26",
+    "yellow": "#f5e50a",
+    "green": "#16a34a",
+    "dark_blue": "#1565c0",
+    "railroad": "#3f3f46",
+    "utility": "#a1a1aa",
+}
 
 CARDS: dict[str, dict[str, Card]] = {
     deck: {c["id"]: Card(deck, c["id"], c["text"], c["effect"]) for c in REFERENCE["cards"][deck]}

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Flask, current_app, jsonify, render_template, request, url_for
+from flask import Flask, current_app, jsonify, request, url_for
 from htmx_flask import Htmx
 from werkzeug.exceptions import HTTPException
 
 import banker
 from banker.store import DiskFull, Store, default_database_path
-from banker.web import hygiene
+from banker.web import guards, hygiene, present
 
 PACKAGE = Path(banker.__file__).resolve().parent
 # In a clone (or an editable install) templates/ and static/ sit at the top of the repository,
@@ -49,7 +49,7 @@ def create_app(config: dict | None = None) -> Flask:
     if config:
         app.config.update(config)
     app.json.sort_keys = False
-    app.add_template_filter(color_class)
+    present.install(app)
     app.jinja_env.globals["banker_version"] = banker.__version__
     app.url_defaults(_static_version)
     app.after_request(_static_cache)
@@ -73,6 +73,7 @@ def create_app(config: dict | None = None) -> Flask:
     from banker.web.fastpoll import IdlePolls
 
     limits.install(app)
+    guards.install(app)
 
     app.wsgi_app = IdlePolls(app.wsgi_app, app.extensions["banker.store"])
     public = app.config.get("PUBLIC_URL")
@@ -151,23 +152,7 @@ def _disk_full(e: DiskFull):
     """Nothing was recorded: the API's 507 disk_full, or the same sentence on a page."""
     if request.path.startswith("/api/"):
         return error_response(e.status, e.code, e.message)
-    return render_template("error.html", status=e.status, message=e.message), e.status
-
-
-def color_class(color: str | None) -> str:
-    """The static/site.css class (c-brown, c-seat1…) that paints a view's hex color: pages carry
-    classes, never style="…", so the Content-Security-Policy can forbid inline styles."""
-    from banker.web.pages.views import GROUP_COLORS, SEAT_COLORS
-
-    if not color:
-        return ""
-    for group, hex_ in GROUP_COLORS.items():
-        if hex_.lower() == color.lower():
-            return f"c-{group}"
-    for seat, hex_ in enumerate(SEAT_COLORS, 1):
-        if hex_.lower() == color.lower():
-            return f"c-seat{seat}"
-    return "c-none"
+    return guards.error_page(e.status, e.message)
 
 
 def get_store() -> Store:

@@ -8,9 +8,9 @@ from flask import Blueprint, current_app, jsonify, request, url_for
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from banker import snapshot
-from banker.rules import DomainError, public_state
+from banker.rules import Refusal, public_state
 from banker.rules.permissions import player_refusal, view_for
-from banker.store import StoreError, key_scope
+from banker.store import key_scope
 from banker.web import error_response, get_store
 from banker.web.openapi import openapi_document
 from banker.web.player import public_url_for
@@ -22,20 +22,17 @@ MAX_IDEMPOTENCY_KEY = 200
 _ABSENT = object()
 
 
-class ApiError(Exception):
+class ApiError(Refusal):
     """A refusal decided by the API itself (bad body, missing or wrong token)."""
 
     def __init__(self, status: int, code: str, message: str, replayable: bool = False):
-        super().__init__(message)
-        self.status, self.code, self.message = status, code, message
+        super().__init__(message, code, status)
         # A player's command no longer theirs to send (say, a Buy since bought) that this
         # token sent with this Idempotency-Key before: Store.execute answers its replay.
         self.replayable = replayable
 
 
-@bp.errorhandler(ApiError)
-@bp.errorhandler(DomainError)  # BadCommand too: its status is 400
-@bp.errorhandler(StoreError)
+@bp.errorhandler(Refusal)  # the core's, the store's, the snapshot's and the API's own
 def _refused(e):
     response, status = error_response(e.status, e.code, e.message)
     if status == 401:
@@ -262,7 +259,10 @@ def import_game():
     """Resume a snapshot as a new game with fresh tokens; no token needed. 201 as create."""
     request.max_content_length = snapshot.MAX_BYTES  # refused before anything is parsed
     try:
+        snapshot.precheck(request.get_data())  # a log longer than any game: before parsing
         doc = _json_body()
+    except snapshot.SnapshotError as e:
+        raise ApiError(e.status, e.code, e.message) from None
     except RequestEntityTooLarge:
         raise ApiError(
             413, "snapshot_too_large", "A snapshot file may be at most 5 MB; this one is larger."

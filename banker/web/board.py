@@ -7,34 +7,12 @@ light or dark, gets a shade with enough contrast; the hues are those of the Bank
 
 from __future__ import annotations
 
-from banker.rules.board import DECK_NAMES, DEEDS, GROUPS, JAIL, SPACES
+from banker.rules.board import DECK_NAMES, DEEDS, GROUP_COLORS, GROUP_NAMES, GROUPS, JAIL, SPACES
 from banker.rules.holdings import building_value
 from banker.rules.turn import rent, utility_multiplier
 
-GROUP_COLORS = {
-    "brown": "#8b4a2b",
-    "light_blue": "#9fd8f5",
-    "pink": "#d6368f",
-    "orange": "#f39019",
-    "red": "#e11d26",
-    "yellow": "#f5e50a",
-    "green": "#16a34a",
-    "dark_blue": "#1565c0",
-    "railroad": "#3f3f46",
-    "utility": "#a1a1aa",
-}
-GROUP_NAMES = {
-    "brown": "Brown",
-    "light_blue": "Light blue",
-    "pink": "Pink",
-    "orange": "Orange",
-    "red": "Red",
-    "yellow": "Yellow",
-    "green": "Green",
-    "dark_blue": "Dark blue",
-    "railroad": "Railroad",
-    "utility": "Utility",
-}
+# One deed's group, as its card names it.
+GROUP_NAME = {**GROUP_NAMES, "railroad": "Railroad", "utility": "Utility"}
 # Where a long word may break on a narrow space (a soft hyphen, shown only when it breaks).
 _BREAKS = {
     "Mediterranean": "Medi\u00adter\u00adra\u00adnean",
@@ -150,7 +128,7 @@ def deed_card(
         "name": d.name,
         "kind": d.kind,
         "group": d.group,
-        "group_name": GROUP_NAMES[d.group],
+        "group_name": GROUP_NAME[d.group],
         "color": GROUP_COLORS[d.group],
         "price": money(d.price),
         "owner": st["owner"],

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import re
 
-from flask import Blueprint, make_response, render_template, request, url_for
+from flask import Blueprint, render_template, request, url_for
+from htmx_flask import make_response as htmx_response
 from markupsafe import Markup
 
 from banker import story as stories
@@ -56,10 +57,9 @@ def _gone(token: str):
 
 
 def _message(status: int, sentence: str):
-    response = make_response(render_template("display/message.html", sentence=sentence), status)
     # A page still polling with this token reloads itself and shows the sentence instead.
-    response.headers["HX-Refresh"] = "true"
-    return response
+    html = render_template("display/message.html", sentence=sentence)
+    return htmx_response(html, status, refresh=True)
 
 
 def _game_of(token: str) -> str | None:

@@ -1,10 +1,14 @@
-"""Checks every HTML blueprint makes before it acts on a form."""
+"""Checks every HTML blueprint makes before it acts on a form, and the page of a refusal.
+
+`install(app)` registers the cross-site check once for the whole app: every POST but the JSON
+API's (which is authorized by its Bearer token, not by a browser's cookie) is refused with the
+error page when a browser sent it from another site's page."""
 
 from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from flask import current_app, request
+from flask import current_app, render_template, request
 
 CROSS_SITE = "This form was sent from another site, so nothing was done."
 
@@ -50,3 +54,28 @@ def is_cross_site_post() -> bool:
         return True
     referer = request.headers.get("Referer")
     return referer is not None and _origin(referer) not in own_origins()
+
+
+def wants_fragment() -> bool:
+    """Whether htmx asks for a fragment to swap in (not for a boosted link's or a history
+    restore's whole page): the same test for every page that answers both ways."""
+    htmx = request.htmx
+    return bool(htmx) and not htmx.boosted and not htmx.history_restore_request
+
+
+def error_page(status: int, message: str, **shown):
+    """The one error page (templates/error.html): (html, status). `shown` may set its heading,
+    title, and home=False (no link home)."""
+    return render_template("error.html", status=status, message=message, **shown), status
+
+
+def _refuse_cross_site_posts():
+    """A form posted from another site is refused before anything is read or done."""
+    if request.blueprint != "api" and is_cross_site_post():
+        return error_page(403, CROSS_SITE)
+    return None
+
+
+def install(app) -> None:
+    """Register the cross-site check on the app (after the limits: their order as before)."""
+    app.before_request(_refuse_cross_site_posts)

@@ -27,9 +27,10 @@ import time
 from collections import deque
 from pathlib import Path
 
-from flask import Flask, current_app, g, render_template, request
+from flask import Flask, current_app, g, request
 
 from banker.web import error_response
+from banker.web.guards import error_page
 
 CREATING = {"api.create_game", "api.import_game", "pages.create_game", "snapshots.resume"}
 IMPORTING = {"api.import_game", "snapshots.resume"}
@@ -93,7 +94,7 @@ def _refuse(status: int, code: str, message: str, retry_after: float | None = No
     if request.path.startswith("/api/"):
         response, _ = error_response(status, code, message)
     else:
-        html = render_template("snapshots/problem.html", status=status, message=message)
+        html, _ = error_page(status, message)
         response = current_app.response_class(html, status=status, mimetype="text/html")
     response.status_code = status
     if retry_after is not None:

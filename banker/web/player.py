@@ -29,13 +29,14 @@ from flask import (
     request,
     url_for,
 )
+from htmx_flask import make_response as htmx_response
 from werkzeug.datastructures import MultiDict
 
-from banker.rules import DomainError
+from banker.rules import Refusal
 from banker.rules.permissions import player_refusal
 from banker.store import GameNotFound, StoreError, key_scope, same_token
 from banker.web import error_response, get_store
-from banker.web.guards import CROSS_SITE, is_cross_site_post
+from banker.web.guards import error_page, wants_fragment
 from banker.web.pages import banker_cookie, forms
 from banker.web.qr import qr_svg
 from banker.web.remote import player_view
@@ -53,24 +54,18 @@ UNKNOWN = (
 )
 
 
-class Refused(Exception):
+class Refused(Refusal):
     """A refusal decided here (not the core's): a status and a sentence for the person.
 
     `replayable`: a command no longer this player's to send (a Buy since bought) that this page
     sent with this key before: Store.execute answers its replay (a double tap applies once).
     """
 
+    code = "banker_only"
+
     def __init__(self, status: int, message: str, replayable: bool = False):
-        super().__init__(message)
-        self.status, self.message, self.replayable = status, message, replayable
-
-
-@bp.before_request
-def _refuse_cross_site_posts():
-    """A claim or a new link posted from another site's page is refused before anything."""
-    if is_cross_site_post():
-        return _message_page(403, CROSS_SITE)
-    return None
+        super().__init__(message, status=status)
+        self.replayable = replayable
 
 
 @bp.after_request
@@ -189,7 +184,7 @@ def new_link(game_id: str, player_id: str):
         store.rotate_player_token(game_id, player_id)
     except StoreError as e:
         return _message_page(e.status, e.message)
-    if request.headers.get("HX-Request"):
+    if wants_fragment():
         return render_template("player/_join_panel.html", game_id=game_id)
     # Without JS: back to the page the form was on (the Banker's table), else the game's page.
     back = request.referrer
@@ -221,17 +216,16 @@ def game_version(game_id: str):
 
 def _gone(token: str):
     """The page for a link that does not work: replaced by the Banker (403) or unknown (404)."""
-    if get_store().player_token_revoked(token):
-        response = _message_page(403, REPLACED)
-    else:
-        response = _message_page(404, UNKNOWN)
+    revoked = get_store().player_token_revoked(token)
     # A page still polling with this token reloads itself and shows this sentence instead.
-    response.headers["HX-Refresh"] = "true"
-    return response
+    return _message_page(403 if revoked else 404, REPLACED if revoked else UNKNOWN, refresh=True)
 
 
-def _message_page(status: int, sentence: str):
-    return make_response(render_template("player/message.html", sentence=sentence), status)
+def _message_page(status: int, sentence: str, refresh: bool = False):
+    html, status = error_page(
+        status, sentence, heading="Banker", title="Banker: this link does not work", home=False
+    )
+    return htmx_response(html, status, refresh=refresh)
 
 
 def _said_cookie() -> str:
@@ -275,7 +269,7 @@ def compose(token: str):
     if found is None:
         return _gone(token)
     view = player_view(token, *found, args=request.args)
-    if request.headers.get("HX-Request"):
+    if wants_fragment():
         return render_template("player/_compose.html", **view)
     return render_template("player/page.html", said=None, **view)
 
@@ -341,7 +335,7 @@ def _run(token: str, game_id: str, player_id: str, command: dict, key: str):
             authorize=authorize,
             key_scope=key_scope(token),
         )
-    except (Refused, DomainError, StoreError) as e:
+    except Refusal as e:  # Refused, the core's and the store's
         return None, e
     return answer, None
 
@@ -356,7 +350,7 @@ def _answer(token: str, game_id: str, player_id: str, command, answer, error):
         said = {"text": " ".join(e["text"] for e in answer.body["events"]), "refused": False}
     else:
         said = {"text": error.message, "refused": True}
-    if request.headers.get("HX-Request"):
+    if wants_fragment():
         view = player_view(token, game_id, player_id, args=args)
         html = render_template("player/_answer.html", said=said, with_compose=is_trade, **view)
         return make_response(html, 200)

@@ -13,14 +13,14 @@ import secrets
 
 from werkzeug.datastructures import MultiDict
 
-from banker.rules.board import DECK_NAMES, DEEDS, GROUPS, space_name
+from banker.rules.board import DECK_NAMES, DEEDS, GROUP_NAMES, GROUPS, space_name
 from banker.rules.endgame import askable_claims, claims_wait
 from banker.rules.holdings import score
 from banker.rules.permissions import view_for
 from banker.rules.turn import rent, utility_multiplier
 from banker.web import get_store
 from banker.web.pages import views
-from banker.web.pages.views import GROUP_NAMES, money
+from banker.web.present import money
 
 POLL_EVERY = "700ms"
 LATEST_EVENTS = 6

@@ -24,7 +24,7 @@ from banker.rules import public_state
 from banker.rules.board import DECK_NAMES, DEED_IDS, DEEDS, JAIL, space_name
 from banker.store import GameNotFound, StoreError, same_token
 from banker.web import get_store
-from banker.web.guards import CROSS_SITE, is_cross_site_post
+from banker.web.guards import error_page
 
 bp = Blueprint("snapshots", __name__)
 
@@ -36,16 +36,8 @@ TOO_LARGE = "A snapshot file may be at most 5 MB; this one is larger, so nothing
 # -- guards ----------------------------------------------------------------------------------
 
 
-@bp.before_request
-def _refuse_cross_site_posts():
-    """A form posted from another site is refused before anything is read or done."""
-    if is_cross_site_post():
-        return _problem(403, CROSS_SITE)
-    return None
-
-
 def _problem(status: int, message: str):
-    return render_template("snapshots/problem.html", status=status, message=message), status
+    return error_page(status, message)
 
 
 @bp.errorhandler(403)

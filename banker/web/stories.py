@@ -9,9 +9,10 @@ from flask import current_app
 
 from banker import story as stories
 from banker.rules import public_state
+from banker.rules.board import GROUP_COLORS
 from banker.store import Store
 from banker.web import charts
-from banker.web.board import GROUP_COLORS
+from banker.web.present import money
 
 _LOCK = threading.Lock()
 _GAME_LOCKS: dict[str, threading.Lock] = {}
@@ -50,10 +51,6 @@ def compute(store: Store, game_id: str, state: dict | None = None) -> dict:
     seats = [p["id"] for p in state["players"]]
     states = store.states_at(game_id, stories.versions_needed(events, seats))
     return stories.build(events, states, state, store.time_span(game_id))
-
-
-def money(n: int | None) -> str:
-    return "—" if n is None else f"{n:,}"
 
 
 def worth_chart(story: dict, highlight: str | None = None, table_rows: int | None = None) -> dict:

@@ -8,16 +8,9 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
-import re
-import subprocess
-import sys
-import time
-from pathlib import Path
 
 import pytest
-
-REPO = Path(__file__).resolve().parents[2]
+from serving import serving
 
 
 class Http:
@@ -55,32 +48,11 @@ class Http:
 @pytest.fixture(scope="session")
 def server(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("acceptance")
-    db = tmp / "banker.db"
-    log = tmp / "serve.log"
-    env = {**os.environ, "PYTHONPATH": str(REPO), "PYTHONUNBUFFERED": "1"}
-    with open(log, "w") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "banker", "serve", "--host", "127.0.0.1", "--port", "0",
-             "--db", str(db)],
-            stdout=out, stderr=subprocess.STDOUT, env=env, cwd=tmp,
-        )  # fmt: skip
-    port = None
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        found = re.search(r"http://127\.0\.0\.1:(\d+)/", log.read_text())
-        if found:
-            port = int(found.group(1))
-            break
-        if proc.poll() is not None:
-            break
-        time.sleep(0.05)
-    if port is None:
-        proc.kill()
-        raise AssertionError(f"banker serve did not start:\n{log.read_text()}")
-    yield Http(port)
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait(timeout=10)
+    with serving(tmp / "banker.db") as running:
+        yield Http(int(running.url.rsplit(":", 1)[1]))
+
+
+@pytest.fixture(name="http")
+def http_fixture(server):
+    """The server, as each test names it (named apart from the http module used above)."""
+    return server

@@ -25,6 +25,7 @@ from flask import (
     request,
     url_for,
 )
+from htmx_flask import make_response as htmx_response
 from werkzeug.datastructures import MultiDict
 
 from banker.rules import DomainError, public_state
@@ -32,7 +33,7 @@ from banker.rules.game import undo_refusal
 from banker.store import DiskFull, GameNotFound, VersionConflict, same_token
 from banker.web import board as pictures_board
 from banker.web import get_store
-from banker.web.guards import CROSS_SITE, is_cross_site_post
+from banker.web.guards import error_page, wants_fragment
 from banker.web.pages import forms, moment, views
 
 bp = Blueprint("pages", __name__)
@@ -73,9 +74,8 @@ def require_banker(game_id: str) -> dict:
     given = request.cookies.get(banker_cookie(game_id), "")
     if not same_token(given, token):
         if given:  # a cookie of an older Banker link: the seat moved to another device
-            moved = make_response(render_template("error.html", status=403, message=MOVED), 403)
-            moved.headers["HX-Refresh"] = "true"  # a polling page reloads and says so
-            abort(moved)
+            # A polling page reloads and says so.
+            abort(htmx_response(*error_page(403, MOVED), refresh=True))
         abort(403)
     moved_to = store.moved_to(game_id)
     if moved_to is not None and request.endpoint != "pages.move_seat":
@@ -105,16 +105,8 @@ def _remember(response: Response, game_id: str, token: str) -> Response:
     return response
 
 
-@bp.before_request
-def _refuse_cross_site_posts():
-    """A form posted from another site is refused before anything is read or done."""
-    if is_cross_site_post():
-        return _page_error(403, CROSS_SITE)
-    return None
-
-
 def _page_error(status: int, message: str):
-    return render_template("error.html", status=status, message=message), status
+    return error_page(status, message)
 
 
 @bp.errorhandler(403)
@@ -123,9 +115,7 @@ def _forbidden(e):
     game_id = (request.view_args or {}).get("game_id", "")
     given = request.args.get("token") or request.cookies.get(banker_cookie(game_id))
     if given and get_store().token_revoked(given) == "banker":
-        response = make_response(_page_error(403, MOVED))
-        response.headers["HX-Refresh"] = "true"
-        return response
+        return htmx_response(*_page_error(403, MOVED), refresh=True)
     return _page_error(403, "Open this game from its Banker link (the one with ?token=).")
 
 
@@ -234,13 +224,12 @@ def create_game():
         created = get_store().create_game(edition, names, options)
     except DomainError as e:
         context = _home_context(error=e.message, form=form)
-        if _is_htmx():
+        if wants_fragment():
             return render_template("_new_game.html", **context), 422
         return render_template("home.html", **context), 422
     game_id = created["game_id"]
-    if _is_htmx():
-        response = make_response("", 204)
-        response.headers["HX-Redirect"] = game_path(game_id)
+    if wants_fragment():
+        response = htmx_response("", 204, redirect=game_path(game_id))
     else:
         response = redirect(game_path(game_id), 303)
     return _remember(response, game_id, created["banker_token"])
@@ -257,9 +246,7 @@ def _moved_player_link():
     if moved_to is None:
         return None
     if request.endpoint == "player.version":  # the old page polling: reload it to say so
-        response = make_response("", 200)
-        response.headers["HX-Refresh"] = "true"
-        return response
+        return htmx_response("", 200, refresh=True)
     token = next((p["token"] for p in store.players(moved_to) if p["id"] == found[1]), None)
     url = url_for("player.join", token=token) if token else None
     return make_response(render_template("moved_game.html", moved_to=None, player_url=url), 410)
@@ -282,16 +269,6 @@ def _remember_joined(response: Response) -> Response:
 
 
 # -- the screens ---------------------------------------------------------------------------
-
-
-def _is_htmx() -> bool:
-    """Whether htmx asks for a fragment (not a boosted link or a history restore)."""
-    h = request.headers
-    return (
-        h.get("HX-Request") == "true"
-        and h.get("HX-Boosted") != "true"
-        and h.get("HX-History-Restore-Request") != "true"
-    )
 
 
 def _screen_url(game_id: str, screen: str, args: dict | None = None) -> str:
@@ -404,7 +381,7 @@ def _show(game_id: str, screen: str):
     if flash and flash.get("kind") == "said":
         said, flash = flash["text"], None
     context = _context(game_id, screen, request.args, flash, said)
-    if _is_htmx():
+    if wants_fragment():
         html = render_template(context["fragment"], oob=True, **context)
     else:
         html = render_template("game.html", **context)
@@ -513,22 +490,18 @@ def act(game_id: str):
         said = " ".join(e["text"] for e in answer.body["events"])
     except VersionConflict:
         flash, status = {"text": _conflict_text(game_id), "at": "", "kind": "conflict"}, 409
-    except DomainError as e:  # BadCommand too: the core's sentence, unchanged
-        flash, status = {"text": e.message, "at": at, "kind": "refused"}, e.status
-    except forms.FormError as e:
-        flash, status = {"text": e.message, "at": at, "kind": "refused"}, 400
-    except DiskFull as e:  # nothing recorded: the same sentence, the game goes on
+    except (DomainError, forms.FormError, DiskFull) as e:
+        # The core's sentence (BadCommand too), a form not read, a full disk (nothing
+        # recorded, the game goes on): each a Refusal with its status.
         flash, status = {"text": e.message, "at": at, "kind": "refused"}, e.status
     args = _args_after(form, screen, flash)
     if screen == "trade" and not (flash and flash["kind"] == "refused"):
         screen = "table"  # a refused trade goes back to the form as it was; an agreed one on
-    if _is_htmx():
+    if wants_fragment():
         context = _context(game_id, screen, args, flash, said)
         html = render_template(context["fragment"], oob=True, **context)
-        response = make_response(html, status)
-        if screen != form.get("back"):
-            response.headers["HX-Push-Url"] = _screen_url(game_id, screen)
-        return response
+        moved = screen != form.get("back")
+        return htmx_response(html, status, push_url=moved and _screen_url(game_id, screen))
     response = redirect(_screen_url(game_id, screen, args), 303)
     if said and not flash:
         flash = {"text": said, "at": "", "kind": "said"}

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from werkzeug.datastructures import MultiDict
 
+from banker.rules import Refusal
+
 # The command types a Banker's form may send, and the fields each one reads.
 _PLAIN = {"buy", "auction", "pay_debt", "call_time", "undo", "score_game", "stop"}
 _PLAYER = {"pay_jail_fine"}
@@ -37,12 +39,14 @@ TYPES = (
 MAX_KEY = 200
 
 
-class FormError(Exception):
+class FormError(Refusal):
     """A form the pages cannot turn into a command (a typo in an amount, a missing choice)."""
+
+    status = 400
+    code = "bad_form"
 
     def __init__(self, message: str):
         super().__init__(message)
-        self.message = message
 
 
 def _text(form: MultiDict, name: str, what: str) -> str:

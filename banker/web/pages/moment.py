@@ -11,8 +11,9 @@ import re
 
 from banker.rules import holdings
 from banker.rules.board import CARDS, COLOR_GROUPS, DEED_IDS, DEEDS, GROUPS, JAIL_CARD
+from banker.web.present import money
 
-from .views import DECK_NAMES, money, player_names, state_player
+from .views import DECK_NAMES, player_names, state_player
 
 
 def _trade_offers(state: dict) -> list[dict]:

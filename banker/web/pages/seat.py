@@ -7,6 +7,7 @@ from __future__ import annotations
 from flask import make_response, render_template
 
 from banker.web import get_store
+from banker.web.guards import error_page
 from banker.web.pages import bp, require_banker
 
 UNAVAILABLE = "This server cannot make a new Banker link yet; nothing changed."
@@ -22,7 +23,7 @@ def move_seat(game_id: str):
     store = get_store()
     new_token = getattr(store, "new_token", None)
     if new_token is None:
-        return render_template("error.html", status=503, message=UNAVAILABLE), 503
+        return error_page(503, UNAVAILABLE)
     token = new_token(game_id, "banker")
     url = public_url_for("pages.game", game_id=game_id, token=token)
     names = [p["name"] for p in state["players"]]

@@ -13,48 +13,18 @@ from werkzeug.datastructures import MultiDict
 from banker.rules import holdings, turn
 from banker.rules.board import (
     CARDS,
-    COLOR_GROUPS,
     DECK_NAMES,
     DEED_IDS,
     DEEDS,
+    GROUP_COLORS,
+    GROUP_NAMES,
     GROUPS,
     JAIL,
     JAIL_CARD,
     JAIL_FINE,
     SPACES,
 )
-
-# Printed colors of the sets, and one distinct color per seat (both readable on light and dark).
-GROUP_COLORS = {
-    "brown": "#8b4a2b",
-    "light_blue": "#9fd8f5",
-    "pink": "#d6368f",
-    "orange": "#f39019",
-    "red": "#e11d26",
-    "yellow": "#f5e50a",
-    "green": "#16a34a",
-    "dark_blue": "#1565c0",
-    "railroad": "#3f3f46",
-    "utility": "#a1a1aa",
-}
-GROUP_NAMES = {
-    "brown": "Brown",
-    "light_blue": "Light blue",
-    "pink": "Pink",
-    "orange": "Orange",
-    "red": "Red",
-    "yellow": "Yellow",
-    "green": "Green",
-    "dark_blue": "Dark blue",
-    "railroad": "Railroads",
-    "utility": "Utilities",
-}
-SEAT_COLORS = ("#c62828", "#1565c0", "#2e7d32", "#ef6c00", "#6a1b9a", "#00838f")
-GROUP_ORDER = (*COLOR_GROUPS, "railroad", "utility")
-
-
-def money(n: int) -> str:
-    return f"{n:,}"
+from banker.web.present import GROUP_ORDER, SEAT_COLORS, money
 
 
 def space(position: int) -> str:
@@ -471,75 +441,3 @@ def offer_sentence(state: dict, offer: dict) -> str:
             args.add(f"{prefix}_jail_cards", x)
     deal = trade_summary(state, offer["from"], offer["to"], args)
     return f"Offer: {deal} Waiting for {player_names(state)[offer['to']]}."
-
-
-def board(state: dict) -> dict:
-    """The 40 spaces laid out round a 13 x 13 grid (corners 2 x 2), with owners and tokens."""
-    cells = []
-    tokens: dict[int, list[dict]] = {}
-    for p in players(state):
-        if not p["eliminated"]:
-            tokens.setdefault(p["position"], []).append(p)
-    for sp in SPACES:
-        i = sp.index
-        x, y, w, h, side = _cell(i)
-        cell = {"index": i, "name": sp.name, "x": x, "y": y, "w": w, "h": h, "side": side}
-        if sp.deed:
-            st = state["properties"][sp.deed]
-            d = DEEDS[sp.deed]
-            cell.update(
-                band=GROUP_COLORS[d.group] if d.kind == "street" else None,
-                kind=d.kind,
-                owner=st["owner"],
-                owner_color=seat_color(state, st["owner"]),
-                houses=st["houses"],
-                hotel=st["hotel"],
-                mortgaged=st["mortgaged"],
-            )
-        else:
-            cell.update(kind=sp.kind, band=None, owner=None)
-        cell["label"] = _LABELS.get(sp.kind, "")
-        if i in _CORNERS:
-            cell["label"] = _CORNERS[i]
-        cell["tokens"] = tokens.get(i, [])
-        cells.append(cell)
-    owned = []
-    for p in players(state):
-        deeds = [
-            {**deed_brief(state, prop)}
-            for prop in DEED_IDS
-            if state["properties"][prop]["owner"] == p["id"]
-        ]
-        owned.append({"player": p, "deeds": deeds})
-    return {"cells": cells, "owned": owned, "players": players(state)}
-
-
-_LABELS = {"chance": "?", "community_chest": "CC", "tax": "TAX", "railroad": "RR", "utility": "UT"}
-_CORNERS = {0: "GO", 10: "JAIL", 20: "FREE", 30: "GO TO"}
-
-
-def deed_brief(state: dict, prop: str) -> dict:
-    st = state["properties"][prop]
-    extra = [buildings_text(st)] if buildings_text(st) else []
-    if st["mortgaged"]:
-        extra.append("mortgaged")
-    return {"name": DEEDS[prop].name, "color": GROUP_COLORS[DEEDS[prop].group], "extra": extra}
-
-
-def _cell(i: int) -> tuple[int, int, int, int, str]:
-    """(x, y, w, h, side) of space i on a 13-unit board: GO bottom right, play clockwise."""
-    if i == 0:
-        return 11, 11, 2, 2, "corner"
-    if i < 10:
-        return 11 - i, 11, 1, 2, "bottom"
-    if i == 10:
-        return 0, 11, 2, 2, "corner"
-    if i < 20:
-        return 0, 11 - (i - 10), 2, 1, "left"
-    if i == 20:
-        return 0, 0, 2, 2, "corner"
-    if i < 30:
-        return 2 + (i - 21), 0, 1, 2, "top"
-    if i == 30:
-        return 11, 0, 2, 2, "corner"
-    return 11, 2 + (i - 31), 2, 1, "right"

@@ -1,0 +1,40 @@
+"""How the pages say things, written once for the Banker's pages, the players' pages, the
+display and the pause page: money, seat colors and the CSS classes that paint them.
+
+Registered on the app (banker.web.create_app): `money` and `color_class` as Jinja filters,
+`money` also as a global (`{{ money(x) }}` and `{{ x | money }}` read the same).
+"""
+
+from __future__ import annotations
+
+from banker.rules.board import COLOR_GROUPS, GROUP_COLORS
+
+# One distinct color per seat (readable on light and dark).
+SEAT_COLORS = ("#c62828", "#1565c0", "#2e7d32", "#ef6c00", "#6a1b9a", "#00838f")
+GROUP_ORDER = (*COLOR_GROUPS, "railroad", "utility")
+
+
+def money(n: int | None) -> str:
+    """Dollars with thousands separators (1,500); a figure not known (private cash) is "—"."""
+    return "—" if n is None else f"{n:,}"
+
+
+def color_class(color: str | None) -> str:
+    """The static/site.css class (c-brown, c-seat1…) that paints a view's hex color: pages carry
+    classes, never style="…", so the Content-Security-Policy can forbid inline styles."""
+    if not color:
+        return ""
+    for group, hex_ in GROUP_COLORS.items():
+        if hex_.lower() == color.lower():
+            return f"c-{group}"
+    for seat, hex_ in enumerate(SEAT_COLORS, 1):
+        if hex_.lower() == color.lower():
+            return f"c-seat{seat}"
+    return "c-none"
+
+
+def install(app) -> None:
+    """Make the filters and globals above known to the app's templates."""
+    app.add_template_filter(money)
+    app.add_template_filter(color_class)
+    app.add_template_global(money)

@@ -1,0 +1,183 @@
+"""Acceptance: docs/api.md, What the rules settle: buildings, building auctions, the shortage.
+
+Every expected value comes from docs/api.md, the rule texts or the printed figures, never from
+the implementation (see tests/acceptance/contract.py)."""
+
+from __future__ import annotations
+
+from .contract import (
+    AUCTION,
+    Game,
+    pick,
+    shortage_game,
+)
+
+
+def test_build_evenly_hotel_and_sell_back(http):
+    g = Game(http)
+    g.start()
+    g.own(("mediterranean-avenue", "p1"), ("baltic-avenue", "p1"), ("vermont-avenue", "p1"))
+    g.refused({"type": "build", "property": "vermont-avenue"}, 422)  # no set
+    cash = g.cash("p1")
+    s = g.cmd(type="build", property="mediterranean-avenue")["state"]
+    assert s["properties"]["mediterranean-avenue"]["houses"] == 1 and s["bank"]["houses"] == 31
+    assert s["players"][0]["cash"] == cash - 50
+    g.refused({"type": "build", "property": "mediterranean-avenue"}, 422)  # uneven
+    g.refused({"type": "mortgage", "property": "baltic-avenue"}, 422)  # buildings in the set
+    g.refused({"type": "trade", "from": "p1", "to": "p2",
+               "give": {"cash": 0, "properties": ["baltic-avenue"], "jail_cards": []},
+               "receive": {"cash": 10, "properties": [], "jail_cards": []},
+               "unmortgage": []}, 422)  # fmt: skip
+    for _ in range(3):
+        g.cmd(type="build", property="baltic-avenue")
+        g.cmd(type="build", property="mediterranean-avenue")
+    g.cmd(type="build", property="baltic-avenue")
+    s = g.state()
+    assert [s["properties"][p]["houses"] for p in ("mediterranean-avenue", "baltic-avenue")] == [
+        4,
+        4,
+    ]
+    assert s["bank"] == {"houses": 24, "hotels": 12}
+    s = g.cmd(type="build", property="mediterranean-avenue")["state"]
+    assert pick(s["properties"]["mediterranean-avenue"], ("houses", "hotel")) == {
+        "houses": 0,
+        "hotel": True,
+    }
+    assert s["bank"] == {"houses": 28, "hotels": 11}
+    assert s["players"][0]["cash"] == cash - 9 * 50
+    g.refused({"type": "build", "property": "mediterranean-avenue"}, 422)  # hotel is the maximum
+    g.refused({"type": "sell_building", "property": "baltic-avenue"}, 422)  # uneven
+    s = g.cmd(type="sell_building", property="mediterranean-avenue")["state"]
+    assert pick(s["properties"]["mediterranean-avenue"], ("houses", "hotel")) == {
+        "houses": 4,
+        "hotel": False,
+    }
+    assert s["bank"] == {"houses": 24, "hotels": 12}
+    assert s["players"][0]["cash"] == cash - 9 * 50 + 25
+    s = g.cmd(type="sell_building", property="baltic-avenue")["state"]
+    assert s["properties"]["baltic-avenue"]["houses"] == 3 and s["bank"]["houses"] == 25
+    assert s["players"][0]["cash"] == cash - 9 * 50 + 50
+    # rent with 4 houses on Mediterranean
+    g.pass_to("p2")
+    g.land("p2", 1)
+    assert [c["amount"] for c in g.pending()["rent_claims"]] == [160]
+
+
+def test_building_auction(http):
+    g = Game(http)
+    g.start()
+    g.own(("mediterranean-avenue", "p1"), ("baltic-avenue", "p1"))
+    cash = g.cash("p1")
+    s = g.cmd(type="building_auction", kind="house")["state"]
+    assert pick(s["pending"]["auction"], AUCTION) == {
+        "item": "house",
+        "high_bid": 0,
+        "high_bidder": None,
+    }
+    g.refused({"type": "bid", "player": "p2", "amount": 10}, 422)  # Bob has nowhere to build
+    g.cmd(type="bid", player="p1", amount=12)
+    g.refused({"type": "close_auction", "property": "vermont-avenue"}, 422)
+    s = g.cmd(type="close_auction", property="baltic-avenue")["state"]
+    assert s["pending"]["auction"] is None
+    assert s["properties"]["baltic-avenue"]["houses"] == 1
+    assert s["bank"]["houses"] == 31 and s["players"][0]["cash"] == cash - 12
+
+
+def test_hotel_shortage_ruling(http):
+    g = shortage_game(http)
+    cash = g.cash("p1")
+    s = g.cmd(type="sell_building", property="mediterranean-avenue")["state"]
+    med, bal = s["properties"]["mediterranean-avenue"], s["properties"]["baltic-avenue"]
+    assert pick(med, ("houses", "hotel")) == {"houses": 0, "hotel": False}
+    # Baltic's hotel is sold down to one house (the Bank's last): half of 50 + 3 x 50
+    assert pick(bal, ("houses", "hotel")) == {"houses": 1, "hotel": False}
+    assert s["bank"] == {"houses": 0, "hotels": 12}
+    assert s["players"][0]["cash"] == cash + (50 + 4 * 50) // 2 + (50 + 3 * 50) // 2
+
+
+def test_hotel_shortage_ruling_other_hotel_goes_bare_without_houses(http):
+    g = shortage_game(http)
+    g.cmd(type="build", property="tennessee-avenue")  # the Bank's last house
+    g.refused({"type": "build", "property": "new-york-avenue"}, 422)  # none left
+    cash = g.cash("p1")
+    s = g.cmd(type="sell_building", property="baltic-avenue")["state"]
+    for p in ("mediterranean-avenue", "baltic-avenue"):
+        assert pick(s["properties"][p], ("houses", "hotel")) == {"houses": 0, "hotel": False}
+    assert s["bank"] == {"houses": 0, "hotels": 12}
+    assert s["players"][0]["cash"] == cash + 125 + 125
+
+
+def test_hotel_sale_refused_in_a_shortage_without_the_ruling(http):
+    g = shortage_game(http, options={"hotel_shortage_ruling": False})
+    g.refused({"type": "sell_building", "property": "mediterranean-avenue"}, 422)
+
+
+def test_hotel_sale_refused_in_a_shortage_classic(http):
+    g = shortage_game(http, edition="classic")
+    g.refused({"type": "sell_building", "property": "mediterranean-avenue"}, 422)
+
+
+def test_building_refusals(http):
+    g = Game(http)
+    g.start()
+    g.own(("mediterranean-avenue", "p1"), ("baltic-avenue", "p1"), ("reading-railroad", "p1"))
+    g.refused({"type": "build", "property": "reading-railroad"}, 422)
+    g.refused({"type": "sell_building", "property": "baltic-avenue"}, 422)  # nothing to sell
+    g.cmd(type="mortgage", property="baltic-avenue")
+    g.refused({"type": "build", "property": "mediterranean-avenue"}, 422)  # set has a mortgage
+    g.cmd(type="unmortgage", property="baltic-avenue")
+    g.set_cash("p1", 49)
+    g.refused({"type": "build", "property": "mediterranean-avenue"}, 422)  # house costs 50
+    g.cmd(type="mortgage", property="baltic-avenue")
+    g.set_cash("p1", 32)
+    g.refused({"type": "unmortgage", "property": "baltic-avenue"}, 422)  # costs 33
+
+
+def test_hotel_shortage_ruling_three_street_set(http):
+    g = shortage_game(http)
+    g.cmd(type="build", property="oriental-avenue")  # hotel: 4 houses back
+    g.cmd(type="build", property="tennessee-avenue")
+    g.cmd(type="build", property="new-york-avenue")
+    assert g.state()["bank"] == {"houses": 3, "hotels": 9}
+    cash = g.cash("p1")
+    s = g.cmd(type="sell_building", property="oriental-avenue")["state"]
+    props = s["properties"]
+    assert [pick(props[p], ("houses", "hotel")) for p in
+            ("oriental-avenue", "vermont-avenue", "connecticut-avenue")] == [
+        {"houses": 0, "hotel": False}, {"houses": 1, "hotel": False},
+        {"houses": 1, "hotel": False},
+    ]  # fmt: skip
+    assert s["bank"] == {"houses": 3 + 6, "hotels": 10}
+    assert s["players"][0]["cash"] == cash + 125 + 75 + 75
+
+
+def test_hotel_building_auction(http):
+    g = Game(http)
+    g.start()
+    g.own(("mediterranean-avenue", "p1"), ("baltic-avenue", "p1"))
+    for _ in range(4):
+        g.cmd(type="build", property="mediterranean-avenue")
+        g.cmd(type="build", property="baltic-avenue")
+    cash = g.cash("p1")
+    s = g.cmd(type="building_auction", kind="hotel")["state"]
+    assert pick(s["pending"]["auction"], AUCTION) == {
+        "item": "hotel",
+        "high_bid": 0,
+        "high_bidder": None,
+    }
+    g.refused({"type": "bid", "player": "p2", "amount": 10}, 422)
+    g.cmd(type="bid", player="p1", amount=10)
+    s = g.cmd(type="close_auction", property="mediterranean-avenue")["state"]
+    assert pick(s["properties"]["mediterranean-avenue"], ("houses", "hotel")) == {
+        "houses": 0,
+        "hotel": True,
+    }
+    assert s["bank"] == {"houses": 28, "hotels": 11}
+    assert s["players"][0]["cash"] == cash - 10
+
+
+def test_building_auction_needs_a_building_in_the_bank(http):
+    g = shortage_game(http)
+    g.cmd(type="build", property="tennessee-avenue")
+    g.refused({"type": "building_auction", "kind": "house"}, 422)
+    g.refused({"type": "building_auction", "kind": "castle"}, 400)
