@@ -36,3 +36,14 @@ def test_an_eliminated_player_is_told_they_are_out_not_that_they_have_no_deeds_y
     assert "No deeds yet." not in ann
     assert "Your deeds No deeds yet." in text_of(page(g, "p2"))
     assert "Ann 0 Out of the game." in text_of(page(g, "p2"))
+
+
+def test_the_bankers_sheet_reads_token_in_jail_not_stands_on_in_jail(client, game):
+    from tests.test_pages import Banker
+    from tests.test_pages import text_of as page_text
+
+    game.ok({"type": "roll", "player": "p1", "dice": [3, 4]})  # Chance
+    game.ok({"type": "draw_card", "deck": "chance", "card": "go-to-jail"})
+    sheet = page_text(Banker(client, game).page("/players/p1"))
+    assert "Token In Jail" in sheet
+    assert "Stands on" not in sheet
