@@ -1,9 +1,9 @@
-// A tap always wins over a live refresh, and nothing is aborted. A refresh (the 700 ms poll, the
-// trade form's redraw: elements marked data-refresh) is not sent while a tap's request is in
-// flight, and its answer is thrown away, unswapped, when a tap was sent after it. Aborting the
-// refresh instead (hx-sync "abort") made htmx log console errors (htmx:sendAbort,
-// htmx:afterRequest), and a tap sent with hx-sync "drop" while a refresh was in flight on the
-// same element could be dropped. Taps still drop a second tap while their own is in flight.
+// A tap always wins over a live refresh, and nothing is aborted. A refresh (an element marked
+// data-refresh: the 700 ms poll of the Banker's screen and of a player's page, the trade form's
+// redraw) is not sent while a tap's request is in flight, and its answer is thrown away,
+// unswapped, when a tap was sent after it. Aborting the refresh instead (hx-sync "abort" /
+// "replace") made htmx log console errors (htmx:sendAbort, htmx:afterRequest). Taps still drop
+// a second tap while their own is in flight (hx-sync "drop").
 (function () {
   "use strict";
   var STALE_MS = 15000; // a tap not answered by then no longer holds the refreshes back
