@@ -105,7 +105,7 @@ def test_a_players_page_shows_their_money_token_deeds_rent_net_worth_and_the_tab
 
     ann = text_of(page(g, "p1"))
     assert "Ann Cash 1,530 Your turn to roll." in ann  # doubles: Ann rolls again
-    assert "Token on Mediterranean Avenue" in ann
+    assert "Token Mediterranean Avenue" in ann
     assert "Net worth 1,675" in ann  # 1,530 cash, two deeds at 60, one house at half of 50
     assert "Your deeds Brown (full set) Mediterranean Avenue Rent 4 Build house 50" in ann
     assert "Baltic Avenue Rent 20 · 1 house Build house 50" in ann
@@ -129,8 +129,8 @@ def test_a_jailed_player_sees_it_with_the_rolls_used(started):
     started.ok({"type": "roll", "player": "p2", "dice": [1, 2]})
     started.ok({"type": "buy"})
     started.ok({"type": "roll", "player": "p1", "dice": [1, 2]})  # a failed attempt at doubles
-    assert "Token on In Jail (1 of 3 rolls for doubles used)" in text_of(page(started, "p1"))
-    assert "Ann 1,500 On In Jail." in text_of(page(started, "p2"))
+    assert "Token In Jail (1 of 3 rolls for doubles used)" in text_of(page(started, "p1"))
+    assert "Ann 1,500 In Jail." in text_of(page(started, "p2"))
 
 
 def test_other_players_cash_is_hidden_when_the_game_counts_money_privately(new_game):

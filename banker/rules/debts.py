@@ -111,6 +111,20 @@ def _to_the_bank(s: dict, events: list, p: dict, deeds: list[str]) -> None:
     s["pending"]["auction_queue"] = s["pending"]["auction_queue"] + deeds
 
 
+def _what_passes(cash: int, deeds: list[str], cards: list) -> str:
+    """What the creditor receives. Every deed passes mortgaged (the core mortgaged them) and the
+    sentence says so of each: "655, the Get Out of Jail Free cards and 2 deeds, both mortgaged:
+    Reading Railroad and Electric Company", not "(mortgaged)" after the last name only."""
+    jail_cards = "the Get Out of Jail Free cards"
+    if len(deeds) <= 1:
+        one = f", {names_of(deeds)} (mortgaged)" if deeds else ""
+        return f"{money(cash)}{one}{' and ' + jail_cards if cards else ''}"
+    things = [money(cash)] + ([jail_cards] if cards else [])
+    every = "both" if len(deeds) == 2 else "all"
+    things.append(f"{len(deeds)} deeds, {every} mortgaged: {names_of(deeds)}")
+    return ", ".join(things[:-1]) + " and " + things[-1]
+
+
 def _to_a_player(s: dict, events: list, p: dict, creditor: str, deeds: list[str]) -> None:
     cash, cards = p["cash"], list(p["jail_cards"])
     p["cash"], p["jail_cards"] = 0, []
@@ -124,9 +138,7 @@ def _to_a_player(s: dict, events: list, p: dict, creditor: str, deeds: list[str]
         events,
         "bankrupt",
         f"{p['name']} is bankrupt and out of the game: "
-        f"{c_player['name']} receives {money(cash)}"
-        f"{', ' + names_of(deeds) + ' (mortgaged)' if deeds else ''}"
-        f"{' and the Get Out of Jail Free cards' if cards else ''}.",
+        f"{c_player['name']} receives {_what_passes(cash, deeds, cards)}.",
         player=p["id"],
         creditor=creditor,
     )

@@ -71,16 +71,26 @@ def move_forward(s: dict, events: list, pid: str, target: int) -> None:
 
 
 def send_to_jail(s: dict, events: list, pid: str, why: str) -> None:
+    """Straight to Jail; "no 200 for passing GO" is said only where the way on to Jail would
+    have passed GO (from beyond Jail), not from Chance at 7 or Community Chest at 2."""
     p = player(s, pid)
+    beyond_jail = p["position"] > JAIL
     p["position"], p["in_jail"], p["jail_attempts"] = JAIL, True, 0
     event(
         s,
         events,
         "jailed",
-        f"{p['name']} {why + ' and ' if why else ''}went to Jail (no 200 for passing GO).",
+        f"{p['name']} {why + ' and ' if why else ''}went to Jail"
+        f"{' (no 200 for passing GO)' if beyond_jail else ''}.",
         player=pid,
     )
     end_turn(s, pid)
+
+
+def _just_said_landing_on_go(events: list, pid: str, pos: int) -> bool:
+    """ "Bob landed on GO and collected 200." already says where Bob is: no second sentence."""
+    last = events[-1] if events else None
+    return pos == 0 and bool(last) and last["type"] == "passed_go" and last.get("player") == pid
 
 
 def land(s: dict, events: list, pid: str, dice_total: int = 0, card: str | None = None) -> None:
@@ -88,9 +98,15 @@ def land(s: dict, events: list, pid: str, dice_total: int = 0, card: str | None 
     p = player(s, pid)
     pos = p["position"]
     space = SPACES[pos]
-    event(
-        s, events, "landed", f"{p['name']} landed on {space_name(pos)}.", player=pid, position=pos
-    )
+    if not _just_said_landing_on_go(events, pid, pos):
+        event(
+            s,
+            events,
+            "landed",
+            f"{p['name']} landed on {space_name(pos)}.",
+            player=pid,
+            position=pos,
+        )
     pending = s["pending"]
     if space.deed:
         prop = space.deed

@@ -148,6 +148,33 @@ def join_panel(game_id: str | None) -> dict | None:
     return {"game_id": game_id, "token": None if by_cookie else token, "players": players}
 
 
+@bp.get("/games/<game_id>/players/<player_id>/new-link")
+def new_link_confirm(game_id: str, player_id: str):
+    """The step before a new link (works without JS): it names the player and says the old link
+    stops working at once; only its "Yes" button posts to new_link. Nothing changes here."""
+    store = get_store()
+    try:
+        store.state(game_id)
+    except GameNotFound:
+        return _message_page(404, "There is no such game on this Banker.")
+    given = _banker_token_given(game_id)
+    if given is None:
+        return _message_page(403, "Only the Banker of this game may give a player a new link.")
+    who = next((p for p in store.players(game_id) if p["id"] == player_id), None)
+    if who is None:
+        return _message_page(404, "There is no such player in this game.")
+    token, by_cookie = given
+    view = {
+        "game_id": game_id,
+        "who": who,
+        "token": None if by_cookie else token,
+        "back": url_for("pages.game", game_id=game_id, **({} if by_cookie else {"token": token})),
+    }
+    if wants_fragment():
+        return render_template("player/_new_link_confirm.html", **view)
+    return render_template("player/new_link.html", **view)
+
+
 @bp.post("/games/<game_id>/players/<player_id>/new-link")
 def new_link(game_id: str, player_id: str):
     """The Banker gives a player a new link; the old one stops working at once."""
@@ -167,7 +194,7 @@ def new_link(game_id: str, player_id: str):
         return render_template("player/_join_panel.html", game_id=game_id)
     # Without JS: back to the page the form was on (the Banker's table), else the game's page.
     back = request.referrer
-    if not back or urlsplit(back).netloc != request.host:
+    if not back or urlsplit(back).netloc != request.host or urlsplit(back).path == request.path:
         token, by_cookie = given
         back = url_for("pages.game", game_id=game_id, **({} if by_cookie else {"token": token}))
     return redirect(back, code=303)

@@ -33,6 +33,12 @@ def _where(p: dict) -> str:
     return space_name(p["position"])
 
 
+def _at(p: dict) -> str:
+    """Where a token stands, as a sentence begins: "In Jail", "Just Visiting", "On Boardwalk"."""
+    where = _where(p)
+    return where if where in ("In Jail", "Just Visiting") else f"On {where}"
+
+
 def _deed_line(state: dict, prop: str) -> dict:
     st, deed = state["properties"][prop], DEEDS[prop]
     if st["mortgaged"]:
@@ -290,6 +296,7 @@ def player_view(
             "id": p["id"],
             "name": p["name"],
             "where": _where(p),
+            "at": _at(p),
             "cash": None if p["cash"] is None else money(p["cash"]),
             "eliminated": p["eliminated"],
             "jail_cards": len(p["jail_cards"]),

@@ -157,6 +157,7 @@ def test_a_player_joins_by_qr_code_follows_the_bankers_commands_live_and_claims_
         # The Join panel stayed open through the table's refreshes (hx-preserve).
         assert banker.locator("#join-details").evaluate("d => d.open") is True
         banker.get_by_role("button", name="New link for Ann").click()
+        banker.get_by_role("button", name="Yes: a new link for Ann").click()  # the confirmation
         ann.locator("#message").wait_for(timeout=3000)
         assert "This link no longer works" in ann.locator("#message").text_content()
         new_url = scan_join_code(banker, "p1")

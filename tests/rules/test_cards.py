@@ -155,7 +155,6 @@ def test_advance_to_go_collect_200_once():
     assert g.texts() == [
         "Ann drew Chance: ADVANCE TO GO. COLLECT $200.",
         "Ann landed on GO and collected 200.",
-        "Ann landed on GO.",
     ]
     assert g.cash()["p1"] == 1700
 
@@ -315,7 +314,20 @@ def test_a_go_to_jail_card_sends_you_to_jail_without_200_for_passing_go(deck, sp
     g.draw(deck, "go-to-jail")
     p1 = g.player("p1")
     assert (p1["position"], p1["in_jail"], p1["jail_attempts"], p1["cash"]) == (10, True, 0, 1500)
-    assert g.texts()[-1] == "Ann drew Go to Jail and went to Jail (no 200 for passing GO)."
+    no_go = " (no 200 for passing GO)" if space > 10 else ""
+    assert g.texts()[-1] == f"Ann drew Go to Jail and went to Jail{no_go}."
+
+
+def test_a_go_to_jail_card_drawn_before_jail_does_not_mention_go_which_was_not_passed():
+    """From Chance at 7 the way on to Jail never crosses GO: "(no 200 for passing GO)" would
+    answer a question nobody asked."""
+    g = started()
+    on_card(g, "p1", 7)
+    g.draw("chance", "go-to-jail")
+    assert g.texts() == [
+        "Ann drew Chance: GO TO JAIL. GO DIRECTLY TO JAIL. DO NOT PASS GO. DO NOT COLLECT $200.",
+        "Ann drew Go to Jail and went to Jail.",
+    ]
 
 
 def test_a_go_to_jail_card_ends_the_turn_even_after_doubles():

@@ -217,9 +217,9 @@ def test_g0009_bankrupt_to_a_player_buildings_are_sold_and_everything_passes_mor
     g = rent_game("g0009")
     g.do(type="bankrupt", player="p1")
     assert g.texts() == [
-        "Ann is bankrupt and out of the game: Bob receives 655, Reading "
-        "Railroad, Electric Company, St. James Place, Tennessee Avenue and New "
-        "York Avenue (mortgaged) and the Get Out of Jail Free cards."
+        "Ann is bankrupt and out of the game: Bob receives 655, the Get Out of Jail Free "
+        "cards and 5 deeds, all mortgaged: Reading Railroad, Electric Company, St. James "
+        "Place, Tennessee Avenue and New York Avenue."
     ]
     assert g.cash() == {"p1": 0, "p2": 1500 + 100 + 200 + 355, "p3": 1500}
     for prop in (

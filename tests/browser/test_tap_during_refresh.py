@@ -1,0 +1,120 @@
+"""A tap made while the Banker's screen is refreshing is applied exactly once, at the first tap,
+and nothing is aborted (htmx logs an aborted request as a console error): issue 15's lost taps.
+
+The server here answers every poll 1.2 s late, so each tap below is made with a poll in flight.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+import urllib.request
+
+import pytest
+
+expect = pytest.importorskip("playwright.sync_api").expect
+
+
+@pytest.fixture
+def slow_polls(live_server):
+    """Every poll (the Banker's screen, a player's page) answered 1.2 s late, for this test."""
+    app, inner = live_server.app, live_server.app.wsgi_app
+
+    def late(environ, start_response):
+        answer = inner(environ, start_response)
+        path = environ.get("PATH_INFO", "")
+        if path.endswith("/poll") or (path.startswith("/join/") and path.endswith("/version")):
+            time.sleep(1.2)
+        return answer
+
+    app.wsgi_app = late
+    yield
+    app.wsgi_app = inner
+
+
+def test_a_tap_while_a_refresh_is_in_flight_is_applied_once_without_console_errors(
+    live_server, phone, slow_polls
+):
+    errors: list[str] = []
+    page = phone.new_page()
+    page.on("console", lambda m: m.type in ("error", "warning") and errors.append(m.text))
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    polls: list[str] = []
+    page.on("request", lambda r: "/poll" in r.url and polls.append(r.url))
+    page.goto(live_server.url + "/")
+    for i, name in enumerate(["Ann", "Bob"], 1):
+        page.get_by_label(f"Player {i}", exact=False).fill(name)
+    page.get_by_role("button", name="Start the game").tap()
+    page.wait_for_url(re.compile(r"/games/\w+$"))
+    game_id = page.url.rsplit("/", 1)[1]
+    screen = page.locator("#screen")
+
+    def one_tap(name: str, version: int | None = None):
+        seen = len(polls)
+        while len(polls) == seen:  # wait until a poll has just left: it is in flight now
+            page.wait_for_timeout(50)
+        page.wait_for_timeout(100)
+        page.get_by_role("button", name=name).tap()
+        if version is not None:
+            expect(screen).to_have_attribute("data-version", str(version), timeout=8000)
+        page.wait_for_timeout(400)  # pad.js: a tap within 0.3 s of an answer is a double tap
+
+    one_tap("Ann starts", 1)
+    one_tap("First die 1")
+    expect(page.locator("#pad legend")).to_contain_text("first die: 1", timeout=8000)
+    one_tap("Second die 2: record 1 and 2", 2)
+    one_tap("Buy for 60", 3)
+    page.wait_for_timeout(2500)  # the late polls in flight come back: nothing more happens
+    state = live_server.store.state(game_id)
+    assert state["version"] == 3
+    assert [p["cash"] for p in state["players"]] == [1440, 1500]
+    assert state["properties"]["baltic-avenue"]["owner"] == "p1"
+    expect(screen).to_have_attribute("data-version", "3")
+    assert errors == []
+
+
+def command(live_server, created: dict, body: dict) -> None:
+    request = urllib.request.Request(
+        f"{live_server.url}/api/v1/games/{created['game_id']}/commands",
+        data=json.dumps(body).encode(),
+        headers={
+            "Content-Type": "application/json",
+            "Authorization": f"Bearer {created['banker_token']}",
+        },
+    )
+    with urllib.request.urlopen(request) as answer:
+        assert answer.status == 200
+
+
+def test_a_players_tap_while_their_page_refreshes_is_applied_once_without_console_errors(
+    live_server, phone, new_api_game, slow_polls
+):
+    created = new_api_game(["Ann", "Bob"])
+    for body in (
+        {"type": "start", "first": "p1"},
+        {"type": "roll", "player": "p1", "dice": [1, 2]},
+        {"type": "buy"},
+        {"type": "roll", "player": "p2", "dice": [1, 2]},  # Bob on Ann's Baltic Avenue
+    ):
+        command(live_server, created, body)
+    errors: list[str] = []
+    page = phone.new_page()
+    page.on("console", lambda m: m.type in ("error", "warning") and errors.append(m.text))
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    polls: list[str] = []
+    page.on(
+        "request",
+        lambda r: "/version?" in r.url and polls.append(r.url),
+    )
+    page.goto(created["players"][0]["join_url"])
+    seen = len(polls)
+    while len(polls) == seen:  # a poll has just left: it is in flight now
+        page.wait_for_timeout(50)
+    page.wait_for_timeout(100)
+    page.get_by_role("button", name="Ask Bob for 4 (Baltic Avenue)").tap()
+    expect(page.locator("#my-cash")).to_have_text("1,444", timeout=8000)
+    page.wait_for_timeout(2500)  # the late polls in flight come back: nothing more happens
+    state = live_server.store.state(created["game_id"])
+    assert [p["cash"] for p in state["players"]] == [1444, 1496]
+    assert errors == []
