@@ -148,18 +148,28 @@ def join_panel(game_id: str | None) -> dict | None:
     return {"game_id": game_id, "token": None if by_cookie else token, "players": players}
 
 
+def _new_link_banker(game_id: str):
+    """(the banker token given, None) for a new link of this game, else (None, the page that
+    says why not: no such game, or not its Banker)."""
+    try:
+        get_store().state(game_id)
+    except GameNotFound:
+        return None, _message_page(404, "There is no such game on this Banker.")
+    given = banker_token_given(game_id)
+    if given is None:
+        sentence = "Only the Banker of this game may give a player a new link."
+        return None, _message_page(403, sentence)
+    return given, None
+
+
 @bp.get("/games/<game_id>/players/<player_id>/new-link")
 def new_link_confirm(game_id: str, player_id: str):
     """The step before a new link (works without JS): it names the player and says the old link
     stops working at once; only its "Yes" button posts to new_link. Nothing changes here."""
     store = get_store()
-    try:
-        store.state(game_id)
-    except GameNotFound:
-        return _message_page(404, "There is no such game on this Banker.")
-    given = banker_token_given(game_id)
-    if given is None:
-        return _message_page(403, "Only the Banker of this game may give a player a new link.")
+    given, refused = _new_link_banker(game_id)
+    if refused is not None:
+        return refused
     who = next((p for p in store.players(game_id) if p["id"] == player_id), None)
     if who is None:
         return _message_page(404, "There is no such player in this game.")
@@ -179,13 +189,9 @@ def new_link_confirm(game_id: str, player_id: str):
 def new_link(game_id: str, player_id: str):
     """The Banker gives a player a new link; the old one stops working at once."""
     store = get_store()
-    try:
-        store.state(game_id)
-    except GameNotFound:
-        return _message_page(404, "There is no such game on this Banker.")
-    given = banker_token_given(game_id)
-    if given is None:
-        return _message_page(403, "Only the Banker of this game may give a player a new link.")
+    given, refused = _new_link_banker(game_id)
+    if refused is not None:
+        return refused
     try:
         store.rotate_player_token(game_id, player_id)
     except StoreError as e:
