@@ -156,13 +156,13 @@ def new_link_confirm(game_id: str, player_id: str):
     try:
         store.state(game_id)
     except GameNotFound:
-        return _message_page(404, "There is no such game on this Banker.")
-    given = _banker_token_given(game_id)
+        return error_page(404, "There is no such game on this Banker.")
+    given = banker_token_given(game_id)
     if given is None:
-        return _message_page(403, "Only the Banker of this game may give a player a new link.")
+        return error_page(403, "Only the Banker of this game may give a player a new link.")
     who = next((p for p in store.players(game_id) if p["id"] == player_id), None)
     if who is None:
-        return _message_page(404, "There is no such player in this game.")
+        return error_page(404, "There is no such player in this game.")
     token, by_cookie = given
     view = {
         "game_id": game_id,
@@ -182,10 +182,10 @@ def new_link(game_id: str, player_id: str):
     try:
         store.state(game_id)
     except GameNotFound:
-        return _message_page(404, "There is no such game on this Banker.")
+        return error_page(404, "There is no such game on this Banker.")
     given = banker_token_given(game_id)
     if given is None:
-        return _message_page(403, "Only the Banker of this game may give a player a new link.")
+        return error_page(403, "Only the Banker of this game may give a player a new link.")
     try:
         store.rotate_player_token(game_id, player_id)
     except StoreError as e:
