@@ -154,11 +154,11 @@ def _new_link_banker(game_id: str):
     try:
         get_store().state(game_id)
     except GameNotFound:
-        return None, _message_page(404, "There is no such game on this Banker.")
+        return None, error_page(404, "There is no such game on this Banker.")
     given = banker_token_given(game_id)
     if given is None:
         sentence = "Only the Banker of this game may give a player a new link."
-        return None, _message_page(403, sentence)
+        return None, error_page(403, sentence)
     return given, None
 
 
@@ -172,7 +172,7 @@ def new_link_confirm(game_id: str, player_id: str):
         return refused
     who = next((p for p in store.players(game_id) if p["id"] == player_id), None)
     if who is None:
-        return _message_page(404, "There is no such player in this game.")
+        return error_page(404, "There is no such player in this game.")
     token, by_cookie = given
     view = {
         "game_id": game_id,
