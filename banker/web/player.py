@@ -157,7 +157,7 @@ def new_link_confirm(game_id: str, player_id: str):
         store.state(game_id)
     except GameNotFound:
         return _message_page(404, "There is no such game on this Banker.")
-    given = _banker_token_given(game_id)
+    given = banker_token_given(game_id)
     if given is None:
         return _message_page(403, "Only the Banker of this game may give a player a new link.")
     who = next((p for p in store.players(game_id) if p["id"] == player_id), None)
