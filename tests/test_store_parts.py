@@ -60,10 +60,12 @@ def test_the_story_keeps_a_state_only_before_each_rounds_first_roll(store):
     assert kept == needed_versions(store, game_id)
     assert 10 < len(kept) < rolls / 2
     kept_state = json.loads(
-        store._db().execute(
+        store._db()
+        .execute(
             "select response from commands where game_id = ? and version = ?",
             [game_id, kept[3]],
-        ).fetchone()[0]
+        )
+        .fetchone()[0]
     )
     assert set(kept_state["state"]) == {"players", "properties"}
 
