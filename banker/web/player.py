@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import ipaddress
 import json
-from urllib.parse import quote, unquote, urlsplit
+from urllib.parse import quote, urlsplit
 
 from flask import (
     Blueprint,
@@ -40,7 +40,7 @@ from banker.web.guards import error_page, wants_fragment
 from banker.web.pages import forms
 from banker.web.qr import qr_svg
 from banker.web.remote import player_view
-from banker.web.seats import as_player, banker_token_given
+from banker.web.seats import as_player, banker_token_given, sentence_cookie
 
 bp = Blueprint("player", __name__)
 
@@ -246,16 +246,8 @@ def _said_cookie() -> str:
 
 def _read_said(token: str) -> dict | None:
     """The sentence of this phone's last action, carried across a plain POST's redirect."""
-    raw = request.cookies.get(_said_cookie())
-    if not raw:
-        return None
-    try:
-        said = json.loads(unquote(raw))
-    except ValueError:
-        return None
-    if not isinstance(said, dict) or not isinstance(said.get("text"), str):
-        return None
-    return {"text": said["text"], "refused": bool(said.get("refused"))}
+    said = sentence_cookie(_said_cookie())
+    return said and {"text": said["text"], "refused": bool(said.get("refused"))}
 
 
 @bp.get("/join/<token>")

@@ -14,7 +14,9 @@ One decorator per role for the views of a link:
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Callable
+from urllib.parse import unquote
 
 from flask import abort, request
 
@@ -25,6 +27,21 @@ from banker.web import get_store
 def banker_cookie(game_id: str) -> str:
     """The name of the cookie that holds a game's banker token (its path is the game's)."""
     return f"banker_{game_id}"
+
+
+def sentence_cookie(name: str) -> dict | None:
+    """A sentence carried across a plain POST's redirect in cookie `name` (JSON with "text"),
+    or None when it is absent or not what this server wrote."""
+    raw = request.cookies.get(name)
+    if not raw:
+        return None
+    try:
+        said = json.loads(unquote(raw))
+    except ValueError:
+        return None
+    if not isinstance(said, dict) or not isinstance(said.get("text"), str):
+        return None
+    return said
 
 
 def banker_token_given(game_id: str) -> tuple[str, bool] | None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from urllib.parse import quote, unquote, urlencode
+from urllib.parse import quote, urlencode
 
 from flask import (
     Blueprint,
@@ -35,7 +35,7 @@ from banker.web import board as pictures_board
 from banker.web import get_store
 from banker.web.guards import error_page, wants_fragment
 from banker.web.pages import forms, moment, views
-from banker.web.seats import banker_cookie
+from banker.web.seats import banker_cookie, sentence_cookie
 
 bp = Blueprint("pages", __name__)
 
@@ -139,16 +139,12 @@ def _flash_cookie(game_id: str) -> str:
 
 
 def _read_flash(game_id: str) -> dict | None:
-    raw = request.cookies.get(_flash_cookie(game_id))
-    if not raw:
-        return None
-    try:
-        flash = json.loads(unquote(raw))
-    except ValueError:
-        return None
-    if not isinstance(flash, dict) or not isinstance(flash.get("text"), str):
-        return None
-    return {"text": flash["text"], "at": str(flash.get("at", "")), "kind": flash.get("kind")}
+    flash = sentence_cookie(_flash_cookie(game_id))
+    return flash and {
+        "text": flash["text"],
+        "at": str(flash.get("at", "")),
+        "kind": flash.get("kind"),
+    }
 
 
 def _latest_said(game_id: str) -> str:
