@@ -358,7 +358,7 @@ def mini_cells(all_spaces: list[dict]) -> list[dict]:
 
 
 def phone(state: dict) -> dict:
-    """Everything templates/_board.html shows."""
+    """Everything templates/pages/_board.html shows."""
     all_spaces = spaces(state)
     return {
         "spaces": all_spaces,

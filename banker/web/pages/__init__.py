@@ -75,7 +75,7 @@ def require_banker(game_id: str) -> dict:
         abort(403)
     moved_to = store.moved_to(game_id)
     if moved_to is not None and request.endpoint != "pages.move_seat":
-        page = render_template("moved_game.html", moved_to=moved_to, player_url=None)
+        page = render_template("pages/moved_game.html", moved_to=moved_to, player_url=None)
         abort(make_response(page, 410))
     return store.state(game_id)
 
@@ -189,7 +189,7 @@ def _context(game_id: str, screen: str, args, flash: dict | None = None, said: s
         "money": views.money,
         "can_undo": undo_refusal(internal) is None,
         "undo_text": internal["_undo"][-1]["text"] if internal["_undo"] else None,
-        "fragment": f"_{name}.html",
+        "fragment": f"pages/_{name}.html",
         "winner_names": [views.player_names(state)[w] for w in state["winners"]],
         "confirm": args.get("confirm") if args.get("confirm") in CONFIRMS else None,
     }
@@ -268,7 +268,7 @@ def _show(game_id: str, screen: str):
     if wants_fragment():
         html = render_template(context["fragment"], oob=True, **context)
     else:
-        html = render_template("game.html", **context)
+        html = render_template("pages/game.html", **context)
     response = make_response(html)
     response.headers["Cache-Control"] = "no-store"
     if carried:  # shown once
@@ -320,7 +320,7 @@ def pad(game_id: str):
     """The dice pad with the first die chosen (or not): the first of a roll's two taps."""
     require_banker(game_id)
     context = _context(game_id, "table", request.args)
-    return render_template("_pad.html", **context)
+    return render_template("pages/_pad.html", **context)
 
 
 @bp.get("/games/<game_id>/poll")

@@ -24,7 +24,7 @@ from banker.web.pages import (
 @bp.get("/")
 def home():
     """Start a game, or go back to one this browser is the Banker of or plays in."""
-    return render_template("home.html", **_home_context())
+    return render_template("pages/home.html", **_home_context())
 
 
 def _cookie_list(name: str) -> list[str]:
@@ -88,8 +88,8 @@ def create_game():
     except DomainError as e:
         context = _home_context(error=e.message, form=form)
         if wants_fragment():
-            return render_template("_new_game.html", **context), 422
-        return render_template("home.html", **context), 422
+            return render_template("pages/_new_game.html", **context), 422
+        return render_template("pages/home.html", **context), 422
     game_id = created["game_id"]
     if wants_fragment():
         response = htmx_response("", 204, redirect=game_path(game_id))
@@ -112,7 +112,7 @@ def _moved_player_link():
         return htmx_response("", 200, refresh=True)
     token = next((p["token"] for p in store.players(moved_to) if p["id"] == found[1]), None)
     url = url_for("player.join", token=token) if token else None
-    return make_response(render_template("moved_game.html", moved_to=None, player_url=url), 410)
+    return make_response(render_template("pages/moved_game.html", moved_to=None, player_url=url), 410)
 
 
 @bp.after_app_request

@@ -28,7 +28,7 @@ def move_seat(game_id: str):
     url = public_url_for("pages.game", game_id=game_id, token=token)
     names = [p["name"] for p in state["players"]]
     html = render_template(
-        "moved.html",
+        "pages/moved.html",
         game_id=game_id,
         url=url,
         qr=qr_svg(url, "The new Banker link"),
