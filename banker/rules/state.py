@@ -6,17 +6,19 @@ are the core's own bookkeeping and never shown to clients.
 
 from __future__ import annotations
 
+import marshal
+
 from .board import DECK_NAMES, DEEDS, SPACES
 from .errors import BadCommand, DomainError
 
 
 def clone(x):
-    """A deep copy of plain JSON data, faster than copy.deepcopy."""
-    if isinstance(x, dict):
-        return {k: clone(v) for k, v in x.items()}
-    if isinstance(x, list):
-        return [clone(v) for v in x]
-    return x
+    """A deep copy of plain JSON data (dicts, lists, strings, numbers, booleans, None).
+
+    marshal's format 2 round trip, in C: about as fast as pickle and faster than a recursive
+    copy in Python (every command copies the whole state). Format 2 records no references, so
+    an object found twice in `x` becomes two independent copies, as a JSON round trip does."""
+    return marshal.loads(marshal.dumps(x, 2))
 
 
 # --- players ------------------------------------------------------------------------------

@@ -19,7 +19,8 @@ from banker.store.errors import DiskFull, SchemaTooNew, is_disk_full
 
 # The database layout's version (PRAGMA user_version); raise it with any change a previous
 # banker could not read, so that one refuses the file instead of damaging it.
-SCHEMA_VERSION = 1
+# 2: the row's undo entries name the version of their state; `undo_base` (log.py).
+SCHEMA_VERSION = 2
 
 
 def default_database_path() -> Path:
@@ -140,6 +141,9 @@ def migrate(db: sqlite_utils.Database) -> None:
     if "display_token" not in db["games"].columns_dict:
         db["games"].add_column("display_token", str)
     db["games"].create_index(["display_token"], if_not_exists=True)
+    # The state the bottom undo entry takes the game back to (schema 2, see store/log.py).
+    if "undo_base" not in db["games"].columns_dict:
+        db["games"].add_column("undo_base", str)
     # Banker and display tokens replaced by new links (players' stay in player_tokens).
     db["revoked_tokens"].create(
         {"token": str, "game_id": str, "seat": str},

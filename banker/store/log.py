@@ -24,6 +24,57 @@ INSERT_EVENT = (
 )
 
 
+# -- the game's row: its state, and what undo needs ---------------------------------------------
+#
+# The core keeps, for undo, the whole state before each command since the latest roll
+# (state["_undo"]: [{"state", "events", "text"}]). Written with every command that was about
+# 3.3 KB more per entry. The row now keeps each entry as {"version", "events", "text"}: the
+# version of the state it takes the game back to. Those states are re-derived when an undo
+# needs them (Store._full_state): the bottom entry's state, written once in `undo_base` when
+# it changes (a roll, or a stop with nothing to undo), replayed through the stored commands
+# up to the current version. A row written before (entries with their "state") is read as it is.
+
+
+def undo_version(entry: dict) -> int:
+    """The version of the state an undo entry takes the game back to."""
+    return entry["state"]["version"] if "state" in entry else entry["version"]
+
+
+def state_text(state: dict, public_text: str | None = None) -> str:
+    """The game's row: the state as JSON, each undo entry by the version of its state.
+
+    `public_text`: dumps(rules.public_state(state)) when already made (the answer's), which the
+    row then extends with the core's own keys instead of serialising the state again."""
+    own = {k: v for k, v in state.items() if k.startswith("_")}
+    if own.get("_undo"):
+        own["_undo"] = [
+            {"version": undo_version(e), "events": e["events"], "text": e["text"]}
+            for e in own["_undo"]
+        ]
+    if public_text is None:
+        public_text = dumps(rules.public_state(state))
+    if not own:
+        return public_text
+    return f"{public_text[:-1]},{dumps(own)[1:]}" if public_text != "{}" else dumps(own)
+
+
+def needs_replay(state: dict) -> bool:
+    """Whether an undo entry of this state was read back without its state."""
+    return any("state" not in e for e in state.get("_undo", ()))
+
+
+def undo_base(state: dict, stored: int | None) -> tuple[int, str] | None:
+    """(version, JSON) of the state the bottom undo entry holds, when the row does not hold that
+    one yet (`stored`: the version of the one it holds); else None."""
+    stack = state.get("_undo")
+    if not stack or undo_version(stack[0]) == stored:
+        return None
+    bottom = stack[0]
+    if "state" not in bottom:  # read back from a row that has its base: nothing new to write
+        return None
+    return undo_version(bottom), dumps(bottom["state"])
+
+
 def event_rows(game_id: str, version: int, events: list[dict], at: str) -> list[tuple]:
     """The `events` rows of one command (INSERT_EVENT's parameters)."""
     return [

@@ -182,7 +182,7 @@ class Reads:
                     [game_id],
                 )
             ]
-            state = game.state
+            state = self.state(game_id)  # with undo's states: they travel with the snapshot
         return snapshots.build(
             game_id,
             row["edition"],

@@ -45,7 +45,7 @@ class _Game:
     is idle (Store.KEEP_STATES) and is then read back from the database on its next use."""
 
     def __init__(self, state, banker_token, player_tokens, display_token="", rounds=None,
-                 load=None):  # fmt: skip
+                 load=None, base_version=None):  # fmt: skip
         self._state: dict | None = state
         self.version: int = state["version"]
         self.banker_token: str = banker_token
@@ -55,6 +55,8 @@ class _Game:
         self.rounds = rounds or log.RoundTracker()
         self.load: Callable[[], dict] | None = load
         self.used = 0
+        # The version of the state the row's `undo_base` holds (log.undo_base), or None.
+        self.base_version: int | None = base_version
 
     @property
     def state(self) -> dict:
@@ -123,6 +125,7 @@ class Store(Database, TokenIndex, Reads):
             {"id": p["id"], "name": p["name"], "token": new_secret()}
             for p in rules.public_state(state)["players"]
         ]
+        base = log.undo_base(state, None)
         with self._transaction() as db:
             db["games"].insert(
                 {
@@ -132,9 +135,10 @@ class Store(Database, TokenIndex, Reads):
                     "options": dumps(options),
                     "banker_token": banker_token,
                     "version": state["version"],
-                    "state": dumps(state),
+                    "state": log.state_text(state),
                     "created_at": self.clock(),
                     "display_token": display_token,
+                    "undo_base": base and base[1],
                 }
             )
             db["player_tokens"].insert_all(
@@ -144,7 +148,8 @@ class Store(Database, TokenIndex, Reads):
             if rows is not None:
                 rows(db)
         tokens = {p["token"]: p["id"] for p in players}
-        game = _Game(state, banker_token, tokens, display_token, load=self._loader(game_id))
+        game = _Game(state, banker_token, tokens, display_token, load=self._loader(game_id),
+                     base_version=base and base[0])  # fmt: skip
         with self._games_lock:
             self._games[game_id] = game
             game.used = next(self._uses)
@@ -196,7 +201,9 @@ class Store(Database, TokenIndex, Reads):
 
     def _load_game(self, game_id: str) -> _Game:
         row = self._one(
-            "select banker_token, state, display_token from games where id = ?", [game_id]
+            "select banker_token, state, display_token, "
+            "json_extract(undo_base, '$.version') as base_version from games where id = ?",
+            [game_id],
         )
         if row is None:
             raise GameNotFound(f"There is no game {game_id!r}.")
@@ -221,11 +228,19 @@ class Store(Database, TokenIndex, Reads):
             display_token,
             rounds=log.RoundTracker(started and started["first"]),
             load=self._loader(game_id),
+            base_version=row["base_version"],
         )
 
     def state(self, game_id: str) -> dict:
-        """The game's current internal state (treat it as read-only)."""
-        return self._game(game_id).state
+        """The game's current internal state (treat it as read-only), undo's states included."""
+        game = self._game(game_id)
+        state = game.state
+        if log.needs_replay(state):
+            with game.lock:
+                state = game.state
+                if log.needs_replay(state):
+                    state = game.state = self._full_state(game_id, state)
+        return state
 
     def version(self, game_id: str) -> int:
         """The game's current version, from memory."""
@@ -315,6 +330,11 @@ class Store(Database, TokenIndex, Reads):
                     f"The game is at version {state['version']}, not {expected_version}; "
                     "reload it and try again."
                 )
+            # A state read back from its row lacks its undo entries' states until an undo needs
+            # them (log.state_text): every other command only appends to them.
+            undo = isinstance(command, dict) and command.get("type") == "undo"
+            if undo and log.needs_replay(state):
+                state = game.state = self._full_state(game_id, state)
             new_state, events = rules.apply(state, command)
             answer = self._record(game, game_id, command, state, new_state, events,
                                   idempotency_key, key_scope)  # fmt: skip
@@ -322,16 +342,33 @@ class Store(Database, TokenIndex, Reads):
             game.state = new_state
             return answer
 
+    def _full_state(self, game_id: str, state: dict) -> dict:
+        """The game's state with every undo entry's state, re-derived: the row's `undo_base`
+        (the bottom entry's state) and the stored commands after it, replayed through the core.
+        The replay must land on `state` exactly; the core is pure, so it does."""
+        row = self._one("select undo_base from games where id = ?", [game_id])
+        s = json.loads(row["undo_base"])
+        s["_undo"] = []  # the command after the base began a new stack (a roll, or a stop)
+        for c in self._db().query(
+            "select command from commands where game_id = ? and version > ? and version <= ? "
+            "order by version",
+            [game_id, s["version"], state["version"]],
+        ):
+            s, _ = rules.apply(s, json.loads(c["command"]))
+        if log.state_text(s) != log.state_text(state):
+            raise RuntimeError(f"Game {game_id}: its log does not replay to its stored state.")
+        return s
+
     def _record(self, game, game_id, command, before, after, events, key, scope) -> Answer:
         """Write one accepted command in one transaction; its answer."""
         version = after["version"]
         public = rules.public_state(after)
-        body = {
-            "version": version,
-            "events": [{"seq": e["seq"], "type": e["type"], "text": e["text"]} for e in events],
-            "state": public,
-        }
-        text = dumps(body)
+        said = [{"seq": e["seq"], "type": e["type"], "text": e["text"]} for e in events]
+        body = {"version": version, "events": said, "state": public}
+        public_text = dumps(public)
+        # dumps(body), without serialising the state a second time.
+        text = f'{{"version":{version},"events":{dumps(said)},"state":{public_text}}}'
+        base = log.undo_base(after, game.base_version)
         seats = [p["id"] for p in public["players"]]
         starts, first, last = game.rounds.starts(events, seats)
         at = self.clock()
@@ -348,11 +385,19 @@ class Store(Database, TokenIndex, Reads):
                 log.keep_story_state(db, game_id, before)
             conn.executemany(log.INSERT_EVENT, log.event_rows(game_id, version, events, at))
             log.mark_undone(db, game_id, events)
-            conn.execute(
-                "update games set version = ?, state = ? where id = ?",
-                [version, dumps(after), game_id],
-            )
+            row = log.state_text(after, public_text)
+            if base is None:
+                conn.execute(
+                    "update games set version = ?, state = ? where id = ?", [version, row, game_id]
+                )
+            else:  # a new bottom of the undo stack (a roll): its state, once
+                conn.execute(
+                    "update games set version = ?, state = ?, undo_base = ? where id = ?",
+                    [version, row, base[1], game_id],
+                )
         game.rounds.first, game.rounds.last = first, last
+        if base is not None:
+            game.base_version = base[0]
         return Answer(body, text)
 
     def import_snapshot(self, doc: dict) -> dict:

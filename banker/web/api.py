@@ -83,7 +83,7 @@ def _token() -> str:
 def _caller(game_id: str) -> str:
     """Who sends this request: "banker", a player id or "display". 404, 401 or 403 otherwise."""
     store = get_store()
-    store.state(game_id)  # an unknown game is 404 whatever the token
+    store.version(game_id)  # an unknown game is 404 whatever the token
     token = _token()
     role = store.role(game_id, token)
     if role is None:

@@ -1,0 +1,161 @@
+"""Undo after the game's row stopped carrying undo's states (issue 17): the row keeps each undo
+entry by the version of its state, and the states are re-derived from `undo_base` and the
+stored commands when an undo needs them. Undo must take the game back exactly as before,
+whether the state stayed in memory, was forgotten (idle game) or read back after a restart."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from banker import rules
+from banker.store import Store
+from banker.store.log import state_text
+from bench.bot import Bot
+
+NAMES = ["Ann", "Bob", "Cleo"]
+
+
+def reference_game(game_id: str) -> dict:
+    return rules.new_game(game_id, "g0009", NAMES, None)
+
+
+def next_command(rng: random.Random, bot: Bot, state: dict) -> dict:
+    """The bot's command, or an undo (often several in a row) when one is possible."""
+    if rules.undo_refusal(state) is None and rng.random() < 0.3:
+        return {"type": "undo"}
+    return bot.next_command(rules.public_state(state))
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_undo_restores_the_exact_states_across_restarts_and_forgotten_states(tmp_path, seed):
+    """The store's state after every command, undos included, is the core's own, while the
+    store is restarted or forgets the game's state at random moments."""
+    rng = random.Random(seed)
+    db = tmp_path / "b.db"
+    store = Store(db)
+    other = None
+    try:
+        game_id = store.create_game("g0009", NAMES, None)["game_id"]
+        reference, bot = reference_game(game_id), Bot(seed)
+        for _ in range(250):
+            command = next_command(rng, bot, reference)
+            reference, events = rules.apply(reference, command)
+            answer = store.execute(game_id, command)
+            assert answer.body["events"] == [
+                {"seq": e["seq"], "type": e["type"], "text": e["text"]} for e in events
+            ]
+            assert answer.body["state"] == rules.public_state(reference)
+            roll = rng.random()
+            if roll < 0.1:  # a restart: the state is read back from its row
+                store.close()
+                store = Store(db)
+            elif roll < 0.2:  # another game used since: this one's state leaves memory
+                store.KEEP_STATES = 1
+                other = other or store.create_game("g0009", NAMES, None)["game_id"]
+                store.state(other)
+            if rng.random() < 0.2:
+                assert store.state(game_id) == reference
+        assert store.state(game_id) == reference
+        assert store.replayed_state(game_id) == reference
+    finally:
+        store.close()
+
+
+def test_undo_after_a_restart_takes_back_every_command_to_the_latest_roll(tmp_path):
+    db = tmp_path / "b.db"
+    store = Store(db)
+    try:
+        game_id = store.create_game("g0009", NAMES, None)["game_id"]
+        commands = [
+            {"type": "start", "first": "p1"},
+            {"type": "roll", "player": "p1", "dice": [1, 2]},  # Baltic Avenue
+            {"type": "buy"},
+            {"type": "adjust", "player": "p2", "amount": 50, "reason": "a correction"},
+            {"type": "adjust", "player": "p3", "amount": -20, "reason": "another"},
+        ]
+        states = [store.state(game_id)]
+        for c in commands:
+            store.execute(game_id, c)
+            states.append(store.state(game_id))
+        store.close()
+        store = Store(db)
+        # Each undo gives back the state before its command (only the version and the
+        # counters of ids move on), down to the state before the roll; then nothing more.
+        for before in reversed(states[1:-1]):
+            assert store.state(game_id)["_undo"]  # something left to undo
+            answer = store.execute(game_id, {"type": "undo"})
+            now = store.state(game_id)
+            keep = ("version", "_seq", "_undo")
+            assert {k: v for k, v in now.items() if k not in keep} == {
+                k: v for k, v in before.items() if k not in keep
+            }
+            assert answer.body["state"] == rules.public_state(now)
+            store.close()
+            store = Store(db)
+        with pytest.raises(rules.DomainError) as refused:
+            store.execute(game_id, {"type": "undo"})
+        assert refused.value.code == "nothing_to_undo"
+    finally:
+        store.close()
+
+
+def test_the_row_keeps_undo_entries_without_their_states(tmp_path):
+    store = Store(tmp_path / "b.db")
+    try:
+        game_id = store.create_game("g0009", NAMES, None)["game_id"]
+        store.execute(game_id, {"type": "start", "first": "p1"})
+        store.execute(game_id, {"type": "roll", "player": "p1", "dice": [1, 2]})
+        sizes = []
+        for amount in range(1, 6):
+            c = {"type": "adjust", "player": "p2", "amount": amount, "reason": "a correction"}
+            store.execute(game_id, c)
+            (row,) = store._db().execute("select state, undo_base from games").fetchall()
+            sizes.append(len(row[0]))
+            stored = json.loads(row[0])
+            assert [e["version"] for e in stored["_undo"]] == list(range(1, 2 + amount))
+            assert all(set(e) == {"version", "events", "text"} for e in stored["_undo"])
+            # The base is the state before the roll, exactly, written once.
+            assert json.loads(row[1]) == store.state(game_id)["_undo"][0]["state"]
+        # Each entry adds its version, event numbers and sentence, not a state (about 3 KB).
+        assert all(0 < b - a < 200 for a, b in zip(sizes, sizes[1:]))
+    finally:
+        store.close()
+
+
+def test_a_row_written_with_undo_states_inside_is_still_undone_exactly(tmp_path):
+    """A database from before schema 2: undo entries carry their states, no undo_base."""
+    db = tmp_path / "b.db"
+    store = Store(db)
+    try:
+        game_id = store.create_game("g0009", NAMES, None)["game_id"]
+        for c in (
+            {"type": "start", "first": "p1"},
+            {"type": "roll", "player": "p1", "dice": [1, 2]},
+            {"type": "buy"},
+        ):
+            store.execute(game_id, c)
+        full = store.state(game_id)
+        with store._transaction() as tx:
+            tx.execute(
+                "update games set state = ?, undo_base = null where id = ?",
+                [json.dumps(full), game_id],
+            )
+        store.close()
+        store = Store(db)
+        adjust = {"type": "adjust", "player": "p2", "amount": 5, "reason": "a correction"}
+        store.execute(game_id, adjust)
+        expected = rules.apply(full, adjust)[0]
+        assert store.state(game_id) == expected
+        store.close()
+        store = Store(db)  # the row now holds versions, and undo_base the state before the roll
+        for _ in range(3):
+            answer = store.execute(game_id, {"type": "undo"})
+            expected = rules.apply(expected, {"type": "undo"})[0]
+            assert answer.body["state"] == rules.public_state(expected)
+            assert store.state(game_id) == expected
+        assert state_text(store.state(game_id)) == state_text(expected)
+    finally:
+        store.close()
