@@ -54,12 +54,17 @@ def _json_body() -> dict:
             "unsupported_media_type",
             "Send the body as JSON with the header Content-Type: application/json.",
         )
+    return json_object(request.get_data())
 
-    def no_constants(name):
-        raise ValueError(f"{name} is not JSON")
 
+def _no_constants(name):
+    raise ValueError(f"{name} is not JSON")
+
+
+def json_object(data: bytes) -> dict:
+    """A request body read as a JSON object, else ApiError 400."""
     try:
-        body = json.loads(request.get_data(), parse_constant=no_constants)
+        body = json.loads(data, parse_constant=_no_constants)
     except (ValueError, RecursionError):  # RecursionError: nested deeper than Python parses
         raise ApiError(400, "malformed_json", "The request body is not valid JSON.") from None
     if not isinstance(body, dict):
@@ -67,11 +72,17 @@ def _json_body() -> dict:
     return body
 
 
+def bearer(header: str) -> str | None:
+    """The token of an Authorization header `Bearer <token>`, else None."""
+    scheme, _, token = header.partition(" ")
+    token = token.strip()
+    return token if scheme.lower() == "bearer" and token else None
+
+
 def _token() -> str:
     """The request's Bearer token, else 401."""
-    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
-    token = token.strip()
-    if scheme.lower() != "bearer" or not token:
+    token = bearer(request.headers.get("Authorization", ""))
+    if token is None:
         raise ApiError(
             401,
             "token_missing",
@@ -180,6 +191,19 @@ def post_command(game_id: str):
     caller = _caller(game_id)
     token = _token()
     command = _json_body()
+    key = request.headers.get("Idempotency-Key")
+    text, replayed = answer_command(get_store(), game_id, token, caller, command, key)
+    response = current_app.response_class(text, status=200, mimetype="application/json")
+    if replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    return response
+
+
+def answer_command(store, game_id: str, token: str, caller: str, command: dict, key):
+    """Run one command sent with `token` (whose role in the game is `caller`) and its
+    Idempotency-Key `key`: (the answer's JSON text, whether it is a replay). Refusals raise.
+    Also called before Flask, for a command whose request is plainly well-formed
+    (banker.web.fastpoll)."""
     expected_version = command.pop("expected_version", _ABSENT)
     if expected_version is _ABSENT:
         expected_version = None
@@ -189,15 +213,12 @@ def post_command(game_id: str):
         or not 0 <= expected_version <= 10**12  # not 4,300 digits echoed back (issue 12)
     ):
         raise ApiError(400, "wrong_type", "'expected_version' must be a whole number.")
-    key = request.headers.get("Idempotency-Key")
     if key is not None and not 1 <= len(key) <= MAX_IDEMPOTENCY_KEY:
         raise ApiError(
             400,
             "bad_idempotency_key",
             f"The Idempotency-Key header must have 1 to {MAX_IDEMPOTENCY_KEY} characters.",
         )
-
-    store = get_store()
 
     def authorize(state: dict) -> None:
         # Under the game's lock, before the key is looked at: a token replaced meanwhile, the
@@ -223,10 +244,7 @@ def post_command(game_id: str):
     if caller != "banker" and answer.body["state"]["options"].get("private_cash"):
         body = {**answer.body, "state": view_for(answer.body["state"], caller)}
         text = json.dumps(body, separators=(",", ":"), ensure_ascii=False)
-    response = current_app.response_class(text, status=200, mimetype="application/json")
-    if answer.replayed:
-        response.headers["Idempotent-Replayed"] = "true"
-    return response
+    return text, answer.replayed
 
 
 @bp.post("/games/<game_id>/tokens")
