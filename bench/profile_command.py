@@ -217,6 +217,7 @@ def main(argv=None) -> int:
     ap.add_argument("--server", action="store_true", help="through waitress over loopback")
     ap.add_argument("--top", type=int, default=25, help="functions listed by their own time")
     ap.add_argument("--code", type=Path, default=REPO, help="the banker checkout to profile")
+    ap.add_argument("--cpu-only", action="store_true", help="the unprofiled figure alone")
     args = ap.parse_args(argv)
     sys.path.insert(0, str(args.code.resolve()))
     warm, measured = bot_commands(args.commands)
@@ -230,6 +231,8 @@ def main(argv=None) -> int:
             who = "server and client" if args.server else "in process"
             print(f"unprofiled: {cpu / n * 1e6:.0f} us CPU ({who}), {wall / n * 1e6:.0f} us wall "
                   f"per command, {n} commands")  # fmt: skip
+            if args.cpu_only:
+                return 0
             if args.server:
                 play(target, warm, measured, start=target.start, stop=target.stop)
                 stats = pstats.Stats(*target.profiles)
