@@ -7,6 +7,7 @@ from __future__ import annotations
 import gzip
 import json
 import re
+import socket
 import statistics
 import threading
 import time
@@ -24,47 +25,138 @@ CHROMIUM_ARGS = [
 
 def throughput_one_game(client_cls, host: str, port: int, commands: int = 1000) -> float:
     """Commands per second on one game, one client sending them back to back (each durable:
-    the server answers only after its commit)."""
-    from bench.run import Table
-
-    t = Table(client_cls(host, port))
-    t.step()
+    the server answers only after its commit). The client is `Loader`'s: see there."""
+    game = _new_game(client_cls(host, port), seed=0)
+    script = _script(0, commands + 1)
+    loader = Loader(host, port, [(game, script)], connections=1)
+    loader.run(count=1)  # the start, outside the timing
     t0 = time.perf_counter()
-    for _ in range(commands):
-        t.step()
-    return commands / (time.perf_counter() - t0)
+    sent = loader.run(count=commands)
+    return sent / (time.perf_counter() - t0)
 
 
 def throughput_many_games(
     client_cls, host: str, port: int, games: int = 50, clients: int = 8, seconds: float = 5.0
 ) -> float:
-    """Commands per second over `games` games, `clients` threads each playing its share of
-    the games in turn, each on its own keep-alive connection."""
-    from bench.run import Table
-
-    tables = [Table(client_cls(host, port), seed=i) for i in range(games)]
-    shares = [tables[i::clients] for i in range(clients)]
-    counts = [0] * clients
-    stop = threading.Event()
-
-    def play(k: int) -> None:
-        conn = client_cls(host, port)
-        for t in shares[k]:
-            t.c = conn
-        while not stop.is_set():
-            for t in shares[k]:
-                t.step()
-                counts[k] += 1
-
-    threads = [threading.Thread(target=play, args=(k,), daemon=True) for k in range(clients)]
+    """Commands per second over `games` games, `clients` keep-alive connections each playing
+    its share of the games in turn (one command of each, then again). The client is
+    `Loader`'s: see there."""
+    conn = client_cls(host, port)
+    tables = [_new_game(conn, seed=i) for i in range(games)]
+    per_game = int(seconds * 3000 / games) + 10  # more than the server can take
+    scripts = {}
+    plan = []
+    for i, game in enumerate(tables):
+        seed = i % 10
+        if seed not in scripts:
+            scripts[seed] = _script(seed, per_game)
+        plan.append((game, scripts[seed]))
+    loader = Loader(host, port, plan, connections=clients)
     t0 = time.perf_counter()
-    for th in threads:
-        th.start()
-    time.sleep(seconds)
-    stop.set()
-    for th in threads:
-        th.join(30)
-    return sum(counts) / (time.perf_counter() - t0)
+    sent = loader.run(seconds=seconds)
+    return sent / (time.perf_counter() - t0)
+
+
+def _new_game(client, seed: int) -> dict:
+    status, game = client.json(
+        "POST", "/api/v1/games", {"edition": "g0009", "players": ["Ann", "Bob", "Cat", "Dan"]}
+    )
+    assert status == 201, game
+    return game
+
+
+def _script(seed: int, commands: int) -> list[bytes]:
+    """The bot's commands of a 4-player game played in the core alone, JSON-encoded: sent in
+    order to a new game of the same players, each is accepted exactly as it was here (the
+    core is pure, and a game's id is not in its commands)."""
+    from banker import rules
+    from bench.bot import Bot
+
+    bot = Bot(seed)
+    state = rules.new_game("script", "g0009", ["Ann", "Bob", "Cat", "Dan"], None)
+    out = []
+    for _ in range(commands):
+        command = bot.next_command(rules.public_state(state))
+        state, _ = rules.apply(state, command)
+        out.append(json.dumps(command).encode())
+    return out
+
+
+class Loader:
+    """A load generator that costs little CPU, so that the 2 cores go to the server: commands
+    are played in the core beforehand (`_script`) and sent as pre-encoded HTTP/1.1 requests on
+    raw keep-alive sockets, one thread per connection; each answer is read whole (its status
+    must be 200, its Content-Length bytes read) before the connection's next request. Every
+    command is still a real request answered by `banker serve` after its commit."""
+
+    def __init__(self, host: str, port: int, plan: list, connections: int):
+        self.host, self.port = host, port
+        self.shares = [plan[i::connections] for i in range(connections)]
+        self.sent = [0] * len(plan)  # commands already sent, per game (plan order)
+        self.index = {id(game): i for i, (game, _) in enumerate(plan)}
+        self.sockets = [None] * connections
+
+    def request(self, game: dict, body: bytes) -> bytes:
+        head = (
+            f"POST /api/v1/games/{game['game_id']}/commands HTTP/1.1\r\n"
+            f"Host: {self.host}:{self.port}\r\n"
+            f"Authorization: Bearer {game['banker_token']}\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+        )
+        return head.encode() + body
+
+    def run(self, count: int | None = None, seconds: float | None = None) -> int:
+        """Send `count` commands per connection, or for `seconds`; how many were answered."""
+        stop = threading.Event()
+        done = [0] * len(self.shares)
+
+        def play(k: int) -> None:
+            if self.sockets[k] is None:
+                self.sockets[k] = socket.create_connection((self.host, self.port))
+                self.sockets[k].setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            sock, buffer = self.sockets[k], b""
+            while not stop.is_set() and (count is None or done[k] < count):
+                for game, script in self.shares[k]:
+                    i = self.index[id(game)]
+                    if self.sent[i] >= len(script):
+                        stop.set()  # a script ran out: stop there rather than repeat one
+                        break
+                    sock.sendall(self.request(game, script[self.sent[i]]))
+                    self.sent[i] += 1
+                    buffer = _answer(sock, buffer)
+                    done[k] += 1
+                    if count is not None and done[k] >= count:
+                        break
+
+        threads = [threading.Thread(target=play, args=(k,), daemon=True)
+                   for k in range(len(self.shares))]  # fmt: skip
+        for th in threads:
+            th.start()
+        if seconds is not None:
+            time.sleep(seconds)
+            stop.set()
+        for th in threads:
+            th.join(60)
+        return sum(done)
+
+
+def _answer(sock, buffer: bytes) -> bytes:
+    """Read one HTTP answer whole from `sock` (status 200 required); the bytes after it."""
+    while b"\r\n\r\n" not in buffer:
+        chunk = sock.recv(65536)
+        if not chunk:
+            raise ConnectionError("the server closed the connection")
+        buffer += chunk
+    head, _, buffer = buffer.partition(b"\r\n\r\n")
+    if not head.startswith(b"HTTP/1.1 200 "):
+        raise AssertionError(head.decode("latin-1"))
+    length = int(re.search(rb"(?i)\r\ncontent-length:\s*(\d+)", head).group(1))
+    while len(buffer) < length:
+        chunk = sock.recv(65536)
+        if not chunk:
+            raise ConnectionError("the server closed the connection")
+        buffer += chunk
+    return buffer[length:]
 
 
 def stored_bytes_per_command(serve, client_cls, tmp: Path, events: int = 5000) -> float:

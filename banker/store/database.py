@@ -9,7 +9,7 @@ import json
 import os
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -41,11 +41,25 @@ def dumps(value) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
+class _Work:
+    """One thread's writes waiting for a group commit (Database._write)."""
+
+    __slots__ = ("work", "done", "error")
+
+    def __init__(self, work: Callable[[sqlite_utils.Database], None]):
+        self.work, self.done, self.error = work, False, None
+
+
 class Database:
     """One SQLite file: a connection per thread, write transactions, the schema's version."""
 
     def __init__(self, path: str | Path):
         self.path = str(path)
+        # One writer at a time, waiting here rather than in SQLite's busy handler (which sleeps
+        # a millisecond or more before it looks again); one server per file (serving.py).
+        self._writer = threading.Lock()
+        self._waiting: list[_Work] = []  # writes queued for the next group commit
+        self._waiting_lock = threading.Lock()
         self._local = threading.local()
         self._connections: list[sqlite3.Connection] = []
         self._connections_lock = threading.Lock()
@@ -81,17 +95,68 @@ class Database:
     def _transaction(self) -> Iterator[sqlite_utils.Database]:
         """One write transaction, committed at the end or rolled back on any exception."""
         db = self._db()
-        # IMMEDIATE takes the write lock up front: a deferred transaction that read first could
-        # fail to upgrade with SQLITE_BUSY when another thread wrote to another game meanwhile.
+        with self._writer:
+            # IMMEDIATE takes the write lock up front: a deferred transaction that read first
+            # could fail to upgrade with SQLITE_BUSY when another process wrote meanwhile.
+            db.conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+                db.conn.commit()  # inside: a commit that fails (disk full) is rolled back too
+            except BaseException as e:
+                db.conn.rollback()
+                if is_disk_full(e):
+                    raise DiskFull() from None
+                raise
+
+    def _write(self, work: Callable[[sqlite_utils.Database], None]) -> None:
+        """Run `work(db)` in a write transaction and return once it is committed (on disk),
+        or raise what it raised (DiskFull for a full disk), nothing of it written.
+
+        Group commit: the writes of threads that arrive while another thread's commit is
+        syncing wait for it, then the first of them commits them all in one transaction, one
+        sync for several commands of different games (a game's commands never meet here: its
+        lock holds each until committed). Every caller still returns only after the commit
+        that holds its work. A work that fails is left out and the others run again without
+        it, so one command's failure never touches another's."""
+        mine = _Work(work)
+        with self._waiting_lock:
+            self._waiting.append(mine)
+        with self._writer:
+            if not mine.done:  # no leader took it: this thread commits what waits
+                with self._waiting_lock:
+                    batch, self._waiting = self._waiting, []
+                try:
+                    db = self._db()
+                    while batch:
+                        batch = self._commit_batch(db, batch)
+                except BaseException as e:  # could not even begin: none of them is written
+                    for item in batch:
+                        item.error, item.done = DiskFull() if is_disk_full(e) else e, True
+        if mine.error is not None:
+            raise mine.error
+
+    @staticmethod
+    def _commit_batch(db: sqlite_utils.Database, batch: list[_Work]) -> list[_Work]:
+        """One transaction of every work in `batch`; the works still to run when one failed
+        (it is marked with its error and all is rolled back), else []."""
         db.conn.execute("BEGIN IMMEDIATE")
+        for i, item in enumerate(batch):
+            try:
+                item.work(db)
+            except BaseException as e:
+                db.conn.rollback()
+                item.error, item.done = DiskFull() if is_disk_full(e) else e, True
+                return batch[:i] + batch[i + 1 :]
         try:
-            yield db
-            db.conn.commit()  # inside: a commit that fails (disk full) is rolled back too
+            db.conn.commit()
         except BaseException as e:
             db.conn.rollback()
-            if is_disk_full(e):
-                raise DiskFull() from None
-            raise
+            error = DiskFull() if is_disk_full(e) else e
+            for item in batch:
+                item.error = error
+        for item in batch:
+            item.done = True
+        return []
 
     def _one(self, sql: str, params=()) -> dict | None:
         """The first row of a query as a dict, or None."""

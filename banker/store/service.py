@@ -372,7 +372,9 @@ class Store(Database, TokenIndex, Reads):
         seats = [p["id"] for p in public["players"]]
         starts, first, last = game.rounds.starts(events, seats)
         at = self.clock()
-        with self._transaction() as db:
+        row = log.state_text(after, public_text)
+
+        def write(db: sqlite_utils.Database) -> None:
             conn = db.conn
             conn.execute(
                 log.INSERT_COMMAND,
@@ -385,7 +387,6 @@ class Store(Database, TokenIndex, Reads):
                 log.keep_story_state(db, game_id, before)
             conn.executemany(log.INSERT_EVENT, log.event_rows(game_id, version, events, at))
             log.mark_undone(db, game_id, events)
-            row = log.state_text(after, public_text)
             if base is None:
                 conn.execute(
                     "update games set version = ?, state = ? where id = ?", [version, row, game_id]
@@ -395,6 +396,8 @@ class Store(Database, TokenIndex, Reads):
                     "update games set version = ?, state = ?, undo_base = ? where id = ?",
                     [version, row, base[1], game_id],
                 )
+
+        self._write(write)  # returns once committed: a group commit with other games'
         game.rounds.first, game.rounds.last = first, last
         if base is not None:
             game.base_version = base[0]
