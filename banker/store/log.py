@@ -63,16 +63,23 @@ def needs_replay(state: dict) -> bool:
     return any("state" not in e for e in state.get("_undo", ()))
 
 
-def undo_base(state: dict, stored: int | None) -> tuple[int, str] | None:
+def undo_base(state: dict, stored: int | None, row=None) -> tuple[int, str] | None:
     """(version, JSON) of the state the bottom undo entry holds, when the row does not hold that
-    one yet (`stored`: the version of the one it holds); else None."""
+    one yet (`stored`: the version of the one it holds); else None.
+
+    `row`: (version, text) of the game's row as last written; the base is usually that very
+    state (a roll's previous one), whose text then serves again (its own undo entries are
+    ignored when it is read back: Store._full_state)."""
     stack = state.get("_undo")
     if not stack or undo_version(stack[0]) == stored:
         return None
     bottom = stack[0]
     if "state" not in bottom:  # read back from a row that has its base: nothing new to write
         return None
-    return undo_version(bottom), dumps(bottom["state"])
+    version = undo_version(bottom)
+    if row is not None and row[0] == version:
+        return version, row[1]
+    return version, dumps(bottom["state"])
 
 
 def event_rows(game_id: str, version: int, events: list[dict], at: str) -> list[tuple]:

@@ -57,6 +57,8 @@ class _Game:
         self.used = 0
         # The version of the state the row's `undo_base` holds (log.undo_base), or None.
         self.base_version: int | None = base_version
+        # (version, text) of the row as this process last wrote it, while the state is kept.
+        self.row: tuple[int, str] | None = None
 
     @property
     def state(self) -> dict:
@@ -76,7 +78,7 @@ class _Game:
         """Drop the state from memory unless a command holds the game (it is on disk)."""
         if self.load is not None and self.lock.acquire(blocking=False):
             try:
-                self._state = None
+                self._state, self.row = None, None
             finally:
                 self.lock.release()
 
@@ -368,7 +370,7 @@ class Store(Database, TokenIndex, Reads):
         public_text = dumps(public)
         # dumps(body), without serialising the state a second time.
         text = f'{{"version":{version},"events":{dumps(said)},"state":{public_text}}}'
-        base = log.undo_base(after, game.base_version)
+        base = log.undo_base(after, game.base_version, game.row)
         seats = [p["id"] for p in public["players"]]
         starts, first, last = game.rounds.starts(events, seats)
         at = self.clock()
@@ -398,6 +400,7 @@ class Store(Database, TokenIndex, Reads):
                 )
 
         self._write(write)  # returns once committed: a group commit with other games'
+        game.row = version, row
         game.rounds.first, game.rounds.last = first, last
         if base is not None:
             game.base_version = base[0]
