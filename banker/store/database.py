@@ -222,11 +222,16 @@ def migrate(db: sqlite_utils.Database) -> None:
     if "key_scope" not in db["commands"].columns_dict:
         db["commands"].add_column("key_scope", str, not_null_default="")
     db.execute("drop index if exists commands_idempotency_key")
-    db["commands"].create_index(
-        ["game_id", "key_scope", "idempotency_key"],
-        index_name="commands_scoped_idempotency_key",
-        unique=True,
-        if_not_exists=True,
+    # Only keyed commands in the index (partial): a command sent without a key, most of them,
+    # then writes no index page (issue 17); `idempotency_key = ?` still finds a key through it.
+    found = db.execute(
+        "select sql from sqlite_master where name = 'commands_scoped_idempotency_key'"
+    ).fetchone()
+    if found is not None and "where" not in found[0].lower():
+        db.execute("drop index commands_scoped_idempotency_key")
+    db.execute(
+        "create unique index if not exists commands_scoped_idempotency_key on commands "
+        "(game_id, key_scope, idempotency_key) where idempotency_key is not null"
     )
 
 
