@@ -22,8 +22,6 @@ HEADER_SECONDS = 10  # to send a request's headers, once its first byte came
 BODY_SECONDS = 120  # to send a request's body
 MAX_BODY = 6 * 1024 * 1024  # a snapshot (5 MB) in a form, with room; the app checks each route
 
-SEND_AT = 64 * 1024  # bytes of an answer buffered before waitress sends them
-
 SETTINGS = {
     "connection_limit": CONNECTION_LIMIT,
     "channel_timeout": CHANNEL_TIMEOUT,
@@ -42,12 +40,6 @@ def create_server(app, host: str, port: int, threads: int):
     from waitress.server import create_server as waitress_server
 
     server = waitress_server(app, host=host, port=port, threads=threads, **SETTINGS)
-    # An answer's status line and headers, then its body, each went out in a send() of its
-    # own (waitress's send_bytes is 1): two system calls and two wake-ups of the client for
-    # one small answer. Buffered up to SEND_AT bytes, the whole answer goes out at once when
-    # the worker is done (waitress's loop flushes it). Set on the adjustments, not passed:
-    # the parameter is deprecated, the attribute is what waitress reads.
-    server.adj.send_bytes = SEND_AT
     server._banker_partial = {}
     server.maintenance = types.MethodType(_maintenance, server)
     return server

@@ -10,7 +10,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from banker import snapshot
 from banker.rules import Refusal, public_state
 from banker.rules.permissions import player_refusal, view_for
-from banker.store import key_scope
+from banker.store import Answer, key_scope
 from banker.web import error_response, get_store
 from banker.web.openapi import openapi_document
 from banker.web.player import public_url_for
@@ -192,16 +192,18 @@ def post_command(game_id: str):
     token = _token()
     command = _json_body()
     key = request.headers.get("Idempotency-Key")
-    text, replayed = answer_command(get_store(), game_id, token, caller, command, key)
-    response = current_app.response_class(text, status=200, mimetype="application/json")
-    if replayed:
+    answer = run_command(get_store(), game_id, token, caller, command, key)
+    response = current_app.response_class(
+        answer_text(answer, caller), status=200, mimetype="application/json"
+    )
+    if answer.replayed:
         response.headers["Idempotent-Replayed"] = "true"
     return response
 
 
-def answer_command(store, game_id: str, token: str, caller: str, command: dict, key):
+def run_command(store, game_id: str, token: str, caller: str, command: dict, key) -> Answer:
     """Run one command sent with `token` (whose role in the game is `caller`) and its
-    Idempotency-Key `key`: (the answer's JSON text, whether it is a replay). Refusals raise.
+    Idempotency-Key `key`; the store's answer. Refusals raise, and then nothing changed.
     Also called before Flask, for a command whose request is plainly well-formed
     (banker.web.fastpoll)."""
     expected_version = command.pop("expected_version", _ABSENT)
@@ -232,7 +234,7 @@ def answer_command(store, game_id: str, token: str, caller: str, command: dict, 
             if refusal:
                 raise ApiError(403, "banker_only", refusal, replayable=True)
 
-    answer = store.execute(
+    return store.execute(
         game_id,
         command,
         idempotency_key=key,
@@ -240,11 +242,14 @@ def answer_command(store, game_id: str, token: str, caller: str, command: dict, 
         authorize=authorize,
         key_scope=key_scope(token),
     )
-    text = answer.text
+
+
+def answer_text(answer: Answer, caller: str) -> str:
+    """The JSON text of a command's answer as `caller` may see it (private_cash)."""
     if caller != "banker" and answer.body["state"]["options"].get("private_cash"):
         body = {**answer.body, "state": view_for(answer.body["state"], caller)}
-        text = json.dumps(body, separators=(",", ":"), ensure_ascii=False)
-    return text, answer.replayed
+        return json.dumps(body, separators=(",", ":"), ensure_ascii=False)
+    return answer.text
 
 
 @bp.post("/games/<game_id>/tokens")

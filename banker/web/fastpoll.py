@@ -10,11 +10,11 @@ an unknown or replaced token) goes on to Flask, which renders the fragment or th
 A command sent to the JSON API (`POST /api/v1/games/<id>/commands`) is most of the table's
 work: Flask's request and response objects, routing and hooks were about a quarter of its
 cost (issue 17). When its request is plainly well-formed (a JSON body of a known length, a
-token of that game, no lone surrogate escapes) it is run here, through the very function the
-API's view calls (`api.answer_command`), and answered as the view would (200, the same JSON
-text, `Idempotent-Replayed`). Anything else, and any refusal, goes on to Flask with the body
-untouched, which then answers it (a refused command changed nothing, so running it again there
-gives the same refusal, with the API's one error handler).
+token of that game, no lone surrogate escapes) it is run here, through the very functions the
+API's view calls (`api.run_command`, `api.answer_text`), and answered as the view would (200,
+the same JSON text, `Idempotent-Replayed`). Anything else, and any refusal, goes on to Flask
+with the body untouched, which then answers it (a refused command changed nothing, so running
+it again there gives the same refusal, with the API's one error handler).
 """
 
 from __future__ import annotations
@@ -97,12 +97,13 @@ class IdlePolls:
         try:
             command = api.json_object(data)
             key = environ.get("HTTP_IDEMPOTENCY_KEY")
-            text, replayed = api.answer_command(self.store, game_id, token, caller, command, key)
+            answer = api.run_command(self.store, game_id, token, caller, command, key)
         except Exception:  # refused (nothing changed): Flask runs it again and says why
             return None
-        body = text.encode()
+        # Committed: from here on nothing goes back to Flask (it would run the command again).
+        body = api.answer_text(answer, caller).encode()
         headers = [("Content-Type", "application/json"), ("Content-Length", str(len(body)))]
-        if replayed:
+        if answer.replayed:
             headers.append(("Idempotent-Replayed", "true"))
         start_response("200 OK", headers)
         return [body]
