@@ -60,7 +60,7 @@ GROUPS = [
         "~",
         "<method 'executemany' of 'sqlite3.Connection' objects>",
     ),
-    ("      json.dumps (all calls)", "json/__init__.py", "dumps"),
+    ("      JSON encoding (all calls)", "json/encoder.py", "encode"),
     ("      json.loads (all calls)", "json/__init__.py", "loads"),
     ("    gzip", "gzip.py", "compress"),
 ]
