@@ -160,3 +160,30 @@ def test_a_row_written_with_undo_states_inside_is_still_undone_exactly(tmp_path)
         assert state_text(store.state(game_id)) == state_text(expected)
     finally:
         store.close()
+
+
+def test_undo_still_works_when_the_rules_changed_since_the_commands_were_recorded(tmp_path):
+    """A newer banker whose rules give another state for the same commands: the stored state
+    stands, and undo takes it back to the states the replay gives."""
+    db = tmp_path / "b.db"
+    store = Store(db)
+    try:
+        game_id = store.create_game("g0009", NAMES, None)["game_id"]
+        for c in (
+            {"type": "start", "first": "p1"},
+            {"type": "roll", "player": "p1", "dice": [1, 2]},
+            {"type": "buy"},
+        ):
+            store.execute(game_id, c)
+        expected_after_undo = rules.public_state(store.state(game_id)["_undo"][-1]["state"])
+        with store._transaction() as tx:  # as if the old rules had paid Bob 1 more
+            row = json.loads(tx.execute("select state from games").fetchone()[0])
+            row["players"][1]["cash"] += 1
+            tx.execute("update games set state = ?", [json.dumps(row)])
+        store.close()
+        store = Store(db)
+        assert store.state(game_id)["players"][1]["cash"] == row["players"][1]["cash"]
+        answer = store.execute(game_id, {"type": "undo"})
+        assert answer.body["state"] == {**expected_after_undo, "version": 4}
+    finally:
+        store.close()

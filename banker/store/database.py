@@ -222,8 +222,12 @@ def migrate(db: sqlite_utils.Database) -> None:
         foreign_keys=[("game_id", "games", "id")],
         if_not_exists=True,
     )
-    # Idempotency keys are scoped to a game and a token (key_scope(token); "" for the pages'
-    # own keys and for keys stored before scopes existed). SQLite lets many rows have a NULL key.
+    _scoped_keys(db)
+
+
+def _scoped_keys(db: sqlite_utils.Database) -> None:
+    """Idempotency keys are scoped to a game and a token (key_scope(token); "" for the pages'
+    own keys and for keys stored before scopes existed), unique among keyed commands."""
     if "key_scope" not in db["commands"].columns_dict:
         db["commands"].add_column("key_scope", str, not_null_default="")
     db.execute("drop index if exists commands_idempotency_key")
