@@ -14,6 +14,7 @@ from banker.store import key_scope
 from banker.web import error_response, get_store
 from banker.web.openapi import openapi_document
 from banker.web.player import public_url_for
+from banker.web.seats import bearer_token
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -69,9 +70,8 @@ def _json_body() -> dict:
 
 def _token() -> str:
     """The request's Bearer token, else 401."""
-    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
-    token = token.strip()
-    if scheme.lower() != "bearer" or not token:
+    token = bearer_token()
+    if not token:
         raise ApiError(
             401,
             "token_missing",

@@ -112,7 +112,9 @@ def _moved_player_link():
         return htmx_response("", 200, refresh=True)
     token = next((p["token"] for p in store.players(moved_to) if p["id"] == found[1]), None)
     url = url_for("player.join", token=token) if token else None
-    return make_response(render_template("pages/moved_game.html", moved_to=None, player_url=url), 410)
+    return make_response(
+        render_template("pages/moved_game.html", moved_to=None, player_url=url), 410
+    )
 
 
 @bp.after_app_request
