@@ -296,18 +296,10 @@ def player_command(form, player_id: str) -> dict:
     Trade form's fields, from this player unless the form says otherwise (then the
     permission check refuses it).
     """
-    kind = form.get("type", "")
-    if kind == "propose_trade":
-        fields = MultiDict(form)
-        fields["type"] = "trade"
-        fields.setdefault("from", player_id)
-        return {**forms.command_from(fields), "type": "propose_trade"}
-    if kind in ("accept_trade", "decline_trade"):
-        offer = (form.get("offer") or "").strip()
-        if not offer:
-            raise forms.FormError("Choose the trade offer first.")
-        return {"type": kind, "offer": offer}
-    return forms.command_from(form)
+    if form.get("type") == "propose_trade":
+        form = MultiDict(form)
+        form.setdefault("from", player_id)
+    return forms.command_from(form, forms.TYPES | {"propose_trade"})
 
 
 def _run(token: str, game_id: str, player_id: str, command: dict, key: str):
