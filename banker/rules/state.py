@@ -170,3 +170,9 @@ def require_no_debt(s: dict) -> None:
             "that debt first (raise cash and pay it, or declare bankruptcy).",
             "debt_pending",
         )
+
+
+def require_ready(s: dict) -> None:
+    """The gate of most table actions: the game is being played and no debt waits."""
+    require_playing(s)
+    require_no_debt(s)

@@ -132,13 +132,14 @@ def as_banker(view: Callable | None = None, *, pages: bool = False) -> Callable:
     return decorate(view) if view is not None else decorate
 
 
-def as_player(gone: Callable[[str], object]) -> Callable:
-    """A view of a player's link `/…/<token>`: called with the player's game and id."""
+def _by_link(find: Callable[[str], tuple | None], gone: Callable[[str], object]) -> Callable:
+    """A decorator for the views of a link `/…/<token>…`: view(token, *find(token)), else
+    gone(token) when find says None."""
 
     def decorate(view: Callable) -> Callable:
         @functools.wraps(view)
         def wrapped(token: str, **values):
-            found = get_store().player_by_token(token)
+            found = find(token)
             if found is None:
                 return gone(token)
             return view(token, *found, **values)
@@ -148,17 +149,16 @@ def as_player(gone: Callable[[str], object]) -> Callable:
     return decorate
 
 
+def as_player(gone: Callable[[str], object]) -> Callable:
+    """A view of a player's link `/…/<token>`: called with the player's game and id."""
+    return _by_link(lambda token: get_store().player_by_token(token), gone)
+
+
 def as_display(gone: Callable[[str], object]) -> Callable:
     """A view of a display link `/display/<token>…`: called with the display's game."""
 
-    def decorate(view: Callable) -> Callable:
-        @functools.wraps(view)
-        def wrapped(token: str, **values):
-            game_id = get_store().game_for_display_token(token)
-            if game_id is None:
-                return gone(token)
-            return view(token, game_id, **values)
+    def find(token: str) -> tuple[str] | None:
+        game_id = get_store().game_for_display_token(token)
+        return None if game_id is None else (game_id,)
 
-        return wrapped
-
-    return decorate
+    return _by_link(find, gone)
