@@ -8,8 +8,7 @@ from flask import Blueprint, current_app, jsonify, request, url_for
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from banker import snapshot
-from banker.rules import Refusal, public_state
-from banker.rules.permissions import player_refusal, view_for
+from banker.rules import Refusal, player_refusal, public_state, view_for
 from banker.store import key_scope
 from banker.web import error_response, get_store
 from banker.web.openapi import openapi_document

@@ -7,9 +7,8 @@ light or dark, gets a shade with enough contrast; the hues are those of the Bank
 
 from __future__ import annotations
 
+from banker.rules import building_value, rent, utility_multiplier
 from banker.rules.board import DECK_NAMES, DEEDS, GROUP_COLORS, GROUP_NAMES, GROUPS, JAIL, SPACES
-from banker.rules.holdings import building_value
-from banker.rules.turn import rent, utility_multiplier
 from banker.web.present import buildings_text
 
 # One deed's group, as its card names it.

@@ -32,8 +32,7 @@ from flask import (
 from htmx_flask import make_response as htmx_response
 from werkzeug.datastructures import MultiDict
 
-from banker.rules import Refusal
-from banker.rules.permissions import player_refusal
+from banker.rules import Refusal, player_refusal
 from banker.store import GameNotFound, StoreError, key_scope
 from banker.web import error_response, get_store
 from banker.web.guards import error_page, wants_fragment

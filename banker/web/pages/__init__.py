@@ -28,8 +28,7 @@ from flask import (
 from htmx_flask import make_response as htmx_response
 from werkzeug.datastructures import MultiDict
 
-from banker.rules import DomainError, public_state
-from banker.rules.game import undo_refusal
+from banker.rules import DomainError, card_holder, public_state, undo_refusal
 from banker.store import DiskFull, VersionConflict
 from banker.web import board as pictures_board
 from banker.web import get_store
@@ -228,7 +227,7 @@ def _table_context(context: dict, store, internal: dict, state: dict, args) -> N
         context["queue_text"] = moment.auction_queue_text(state)
     if pending["card"]:
         deck = pending["card"]["deck"]
-        held = views.turn.card_holder(internal, deck) is not None
+        held = card_holder(internal, deck) is not None
         context["card_groups"] = moment.card_groups(internal, deck, held)
         context["deck_name"] = views.DECK_NAMES[deck]
     if pending["dice"]:

@@ -7,7 +7,7 @@ from flask import Response, make_response, redirect, render_template, request, u
 from htmx_flask import make_response as htmx_response
 from werkzeug.datastructures import MultiDict
 
-from banker.rules import DomainError
+from banker.rules import OPTIONS, DomainError
 from banker.web import get_store
 from banker.web.guards import wants_fragment
 from banker.web.pages import (
@@ -59,8 +59,6 @@ NEW_GAME_OPTIONS = ("players_act", "private_cash", "auction_all", "deadline", "t
 
 def _new_game_options(form, edition: str) -> dict:
     """The switches of the Start form as the contract's options (only those the core knows)."""
-    from banker.rules.game import OPTIONS
-
     options = {}
     for key in NEW_GAME_OPTIONS:
         if key not in OPTIONS:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from banker.rules import holdings
+from banker.rules import building_refusal_anywhere, building_value
 from banker.rules.board import CARDS, COLOR_GROUPS, DEED_IDS, DEEDS, GROUPS, JAIL_CARD
 from banker.web.present import money
 
@@ -184,9 +184,7 @@ def building_shortage(state: dict) -> list[dict]:
         bank = state["bank"][kind + "s"]
         if bank == 0:
             continue
-        builders = [
-            pid for pid in active if holdings.building_refusal_anywhere(state, pid, kind) is None
-        ]
+        builders = [pid for pid in active if building_refusal_anywhere(state, pid, kind) is None]
         want = sum(_room(state, pid, kind) for pid in builders)
         if len(builders) >= 2 and want > bank:
             names = player_names(state)
@@ -213,7 +211,7 @@ def bankruptcy_preview(state: dict) -> dict | None:
     names = player_names(state)
     p = state_player(state, pid)
     deeds = [prop for prop in DEED_IDS if state["properties"][prop]["owner"] == pid]
-    buildings = sum(holdings.building_value(x, state["properties"][x]) for x in deeds)
+    buildings = sum(building_value(x, state["properties"][x]) for x in deeds)
     to_mortgage = [x for x in deeds if not state["properties"][x]["mortgaged"]]
     cash = p["cash"] + buildings
     if creditor is not None:
