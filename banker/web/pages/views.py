@@ -39,7 +39,7 @@ from banker.rules.board import (
     JAIL_FINE,
     SPACES,
 )
-from banker.web.present import GROUP_ORDER, SEAT_COLORS, buildings_text, money
+from banker.web.present import GROUP_ORDER, SEAT_COLORS, deed_facts, money
 
 
 def space(position: int) -> str:
@@ -152,17 +152,8 @@ def deed(state: dict, prop: str) -> dict:
             )
         )
     return {
-        "id": prop,
-        "name": d.name,
-        "kind": d.kind,
-        "group": d.group,
-        "color": GROUP_COLORS[d.group],
+        **deed_facts(state, prop),
         "price": d.price,
-        "owner": st["owner"],
-        "houses": st["houses"],
-        "hotel": st["hotel"],
-        "mortgaged": st["mortgaged"],
-        "buildings": buildings_text(st),
         "rent": rent_text(state, prop),
         "ladder": rent_ladder(state, prop),
         "actions": [{"type": a, "label": label, "why": why} for a, label, why in actions],
