@@ -47,13 +47,29 @@ AUTH_ERRORS = {
     "403": _error("The token is not one of this game's, or may not do this."),
     "404": _error("There is no such game."),
 }
-GAME_ID = {
-    "name": "game_id",
-    "in": "path",
-    "required": True,
-    "schema": {"type": "string"},
-    "description": "The game's id, from its creation.",
-}
+
+
+def _param(name: str, where: str, schema: dict, description: str, required: bool) -> dict:
+    return {
+        "name": name,
+        "in": where,
+        "required": required,
+        "schema": schema,
+        "description": description,
+    }
+
+
+GAME_ID = _param(
+    "game_id", "path", {"type": "string"}, "The game's id, from its creation.", required=True
+)
+IDEMPOTENCY_KEY = _param(
+    "Idempotency-Key",
+    "header",
+    {"type": "string", "minLength": 1, "maxLength": 200},
+    "Repeating a key returns the first accepted answer and applies nothing again (scoped to "
+    "the game and the token; looked at only once the token may send the command).",
+    required=False,
+)
 
 
 def _play_paths() -> dict:
@@ -87,7 +103,7 @@ def _play_paths() -> dict:
 
 
 def _command_paths() -> dict:
-    """A game's events and commands."""
+    """A game's events and commands, and new links for its seats."""
     return {
         "/api/v1/games/{game_id}/events": {
             "parameters": [GAME_ID],
@@ -120,23 +136,6 @@ def _command_paths() -> dict:
                 parameters=[IDEMPOTENCY_KEY],
             ),
         },
-    }
-
-
-IDEMPOTENCY_KEY = {
-    "name": "Idempotency-Key",
-    "in": "header",
-    "required": False,
-    "schema": {"type": "string", "minLength": 1, "maxLength": 200},
-    "description": "Repeating a key returns the first accepted answer and applies nothing "
-    "again (scoped to the game and the token; looked at only once the token may send the "
-    "command).",
-}
-
-
-def _other_paths() -> dict:
-    """New links."""
-    return {
         "/api/v1/games/{game_id}/tokens": {
             "parameters": [GAME_ID],
             "post": _op(
@@ -214,7 +213,7 @@ def openapi_document() -> dict:
             "is exactly as before.",
         },
         "security": [{"bearerAuth": []}],
-        "paths": {**_play_paths(), **_command_paths(), **_other_paths(), **_snapshot_paths()},
+        "paths": {**_play_paths(), **_command_paths(), **_snapshot_paths()},
         "components": {
             "securitySchemes": {
                 "bearerAuth": {

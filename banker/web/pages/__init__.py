@@ -240,7 +240,8 @@ def _table_context(context: dict, store, internal: dict, state: dict, args) -> N
 
 
 def _show(game_id: str, screen: str):
-    """GET a screen (for the Banker, checked before): the full page, or its fragment for htmx."""
+    """GET a screen (for the Banker only): the full page, or only its fragment for htmx."""
+    banker_state(game_id, pages=True)
     flash = carried = _read_flash(game_id)
     said = ""
     if flash and flash.get("kind") == "said":
@@ -263,34 +264,29 @@ def game(game_id: str):
     if "token" in request.args:
         banker_state(game_id, places=("query",))  # 404, or 403 unless it is the game's
         return _remember(redirect(game_path(game_id), 303), game_id, request.args["token"])
-    banker_state(game_id, pages=True)
     return _show(game_id, "table")
 
 
 @bp.get("/games/<game_id>/players/<player_id>")
-@banker_page
-def sheet(game_id: str, state: dict, player_id: str):
+def sheet(game_id: str, player_id: str):
     """A player's sheet: deeds by color, buildings, mortgages, jail cards, net worth."""
     return _show(game_id, f"player:{player_id}")
 
 
 @bp.get("/games/<game_id>/trade")
-@banker_page
-def trade(game_id: str, state: dict):
+def trade(game_id: str):
     """The trade form; its query string holds the deal being put together."""
     return _show(game_id, "trade")
 
 
 @bp.get("/games/<game_id>/board")
-@banker_page
-def board(game_id: str, state: dict):
+def board(game_id: str):
     """A picture of the board: owners, buildings, mortgages and tokens."""
     return _show(game_id, "board")
 
 
 @bp.get("/games/<game_id>/history")
-@banker_page
-def history(game_id: str, state: dict):
+def history(game_id: str):
     """Every event, newest first; undo; corrections."""
     return _show(game_id, "history")
 
