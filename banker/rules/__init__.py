@@ -14,8 +14,8 @@ Modules, each importing only those before it (no cycle): board, errors ← state
 money, events, gates), schema (command fields) ← holdings (building, mortgages, score), rent
 (rent and claims) ← auctions ← turn (whose turn, rolls, landing, jail) ← cards; holdings ← trades
 ← debts; endgame (deadline, score_game, stop), corrections (adjust, move) ← game (new_game,
-apply, undo). permissions (who may send what) sits on game; words (pending in sentences) on
-endgame and trades.
+apply, undo). permissions (who may send what) and shape (the state's shape, described once:
+state_schema(), BOOKKEEPING) sit on game; words (pending in sentences) on endgame and trades.
 
 What the pages may ask (read functions, pure, never raising):
     undo_refusal(state), claim_refusal(state, claim_id), askable_claims(state), claims_wait,
@@ -48,11 +48,13 @@ from .permissions import player_refusal, view_for
 from .rent import claim_refusal, owned_in_group, owns_set, rent, utility_multiplier
 from .schema import COMMANDS as COMMAND_SCHEMA
 from .schema import describe as describe_command
+from .shape import BOOKKEEPING, json_nullable, json_object, state_schema
 from .trades import describe_deal, trade_refusal
 from .turn import card_holder
 from .words import pending_in_words
 
 __all__ = [
+    "BOOKKEEPING",
     "BadCommand",
     "COMMAND_SCHEMA",
     "DomainError",
@@ -70,6 +72,8 @@ __all__ = [
     "claims_wait",
     "describe_command",
     "describe_deal",
+    "json_nullable",
+    "json_object",
     "mortgage_refusal",
     "new_game",
     "owned_in_group",
@@ -84,6 +88,7 @@ __all__ = [
     "score",
     "sell_refusal",
     "set_has_buildings",
+    "state_schema",
     "trade_refusal",
     "undo_refusal",
     "unmortgage_refusal",

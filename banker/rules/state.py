@@ -1,7 +1,8 @@
 """Shared helpers of the core: looking up players, money, events, the state's gates.
 
-The state is a plain JSON-serializable dict (see API.md "State"); keys starting with "_"
-are the core's own bookkeeping and never shown to clients.
+The state is a plain JSON-serializable dict, its shape described once in rules/shape.py
+(`state_schema`); keys starting with "_" are the core's own bookkeeping (`BOOKKEEPING` there)
+and never shown to clients.
 """
 
 from __future__ import annotations
