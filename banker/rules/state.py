@@ -7,7 +7,7 @@ and never shown to clients.
 
 from __future__ import annotations
 
-from .board import DECK_NAMES, DEEDS, SPACES
+from .board import DECK_NAMES, DEEDS
 from .errors import BadCommand, DomainError
 
 
@@ -83,10 +83,6 @@ def money(n: int) -> str:
 
 def deed_name(pid: str) -> str:
     return DEEDS[pid].name
-
-
-def space_of(p: dict) -> str:
-    return SPACES[p["position"]].name
 
 
 def deck_name(deck: str) -> str:

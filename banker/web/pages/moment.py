@@ -146,11 +146,6 @@ def card_groups(state: dict, deck: str, held: bool) -> list[dict]:
 # -- auctions -------------------------------------------------------------------------------
 
 
-def raises_within_cash(raises: list[dict], cash: int | None, high_bid: int) -> list[dict]:
-    """Only the quick raises this bidder can pay (a bid above the cash is refused anyway)."""
-    return [r for r in raises if r["amount"] > high_bid and (cash is None or r["amount"] <= cash)]
-
-
 def auction_queue_text(state: dict) -> str | None:
     queue = state["pending"]["auction_queue"]
     if not queue:

@@ -1,12 +1,11 @@
 """What the Banker's screens show, read from the state with the core's own functions.
 
 No rule is decided here: legality comes from the core's refusal functions (build_refusal,
-sell_refusal, mortgage_refusal, unmortgage_refusal, can_raise) and rent from turn.rent.
+sell_refusal, mortgage_refusal, unmortgage_refusal, can_raise) and the rent from its rent(),
+all imported through banker.rules.
 """
 
 from __future__ import annotations
-
-import re
 
 from werkzeug.datastructures import MultiDict
 
@@ -15,7 +14,6 @@ from banker.rules import (
     build_refusal,
     building_refusal_anywhere,
     can_raise,
-    card_holder,
     mortgage_refusal,
     owned_in_group,
     owns_set,
@@ -27,7 +25,6 @@ from banker.rules import (
     utility_multiplier,
 )
 from banker.rules.board import (
-    CARDS,
     DECK_NAMES,
     DEED_IDS,
     DEEDS,
@@ -35,7 +32,6 @@ from banker.rules.board import (
     GROUP_NAMES,
     GROUPS,
     JAIL,
-    JAIL_CARD,
     JAIL_FINE,
     SPACES,
 )
@@ -74,13 +70,6 @@ def players(state: dict) -> list[dict]:
 
 def player_names(state: dict) -> dict[str, str]:
     return {p["id"]: p["name"] for p in state["players"]}
-
-
-def seat_color(state: dict, pid: str | None) -> str | None:
-    for seat, p in enumerate(state["players"]):
-        if p["id"] == pid:
-            return SEAT_COLORS[seat % len(SEAT_COLORS)]
-    return None
 
 
 def rent_text(state: dict, prop: str) -> str:
@@ -191,33 +180,6 @@ def sheet(state: dict, pid: str) -> dict:
         "can_raise": can_raise(state, pid),
         "jail_cards": [DECK_NAMES[d] for d in p["jail_cards"]],
     }
-
-
-_FIRST_CAPS = re.compile(r"^[A-Z$0-9][A-Z$0-9.,'’:–-]*$")
-
-
-def card_label(text: str) -> str:
-    """The card's instruction in capitals, as printed (the story on new cards left out)."""
-    sentences = re.split(r"(?<=[.!?])\s+", text)
-    kept: list[str] = []
-    for sentence in sentences:
-        first = sentence.split(" ", 1)[0]
-        caps = bool(_FIRST_CAPS.match(first)) and any(ch.isalpha() for ch in first)
-        if caps and (len(first) > 1 or first in ("A",)):
-            kept.append(sentence)
-        elif kept:
-            break
-    return " ".join(kept) or text
-
-
-def card_choices(state: dict, deck: str) -> list[dict]:
-    """The cards that can be in that pile now: a held Get Out of Jail Free card is not."""
-    held = card_holder(state, deck) is not None
-    return [
-        {"id": c.id, "label": card_label(c.text), "text": c.text}
-        for c in CARDS[deck].values()
-        if not (held and c.id == JAIL_CARD)
-    ]
 
 
 def bidders(state: dict) -> list[dict]:
