@@ -1,6 +1,8 @@
 """The real server for tests and benchmarks: `python -m banker serve` as a process, and a small
 HTTP client. Every test and bench/ script that needs a running server starts it with `Server`
-(or the `serving` context manager)."""
+(or the `serving` context manager); a `banker` command that runs and exits (backup, games, a
+serve that must refuse to start, --help) runs with `banker(...)`. `request` is the one HTTP
+client (`call` is built on it; tests/table_web.py's HttpTable too)."""
 
 from __future__ import annotations
 
@@ -19,6 +21,24 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 REPO = Path(__file__).resolve().parent.parent
+
+
+def process_env(extra: dict | None = None) -> dict:
+    """The environment of a banker process: this one's, the checkout on PYTHONPATH, UTF-8 out,
+    no BANKER_DB unless `extra` sets it."""
+    env = {**os.environ, "PYTHONPATH": str(REPO), "PYTHONUNBUFFERED": "1",
+           "PYTHONIOENCODING": "utf-8"}  # fmt: skip
+    env.pop("BANKER_DB", None)
+    return {**env, **(extra or {})}
+
+
+def run_banker(*args: str, cwd: Path = REPO, stdin: str = "", env: dict | None = None,
+           timeout: float = 60) -> subprocess.CompletedProcess:  # fmt: skip
+    """Run `python -m banker ARGS` to its end: its exit code, stdout and stderr as text."""
+    return subprocess.run(
+        [sys.executable, "-m", "banker", *args], cwd=cwd, env=process_env(env), input=stdin,
+        capture_output=True, text=True, timeout=timeout,
+    )  # fmt: skip
 
 
 class Server:
@@ -58,13 +78,7 @@ class Server:
     def start(self, timeout: float = 30) -> str:
         """Start it and wait for the URL it prints; the base URL (http://127.0.0.1:PORT)."""
         self.starts += 1
-        env = {
-            **os.environ,
-            "PYTHONPATH": str(REPO),
-            "PYTHONUNBUFFERED": "1",
-            "PYTHONIOENCODING": "utf-8",
-            **self.env,
-        }
+        env = process_env(self.env)
         where = [] if self.defaults else ["--host", "127.0.0.1", "--db", str(self.db)]
         with open(self.output_file, "w") as out:
             self.proc = subprocess.Popen(

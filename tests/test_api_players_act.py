@@ -34,27 +34,19 @@ def seat(client, store):
 
 def forbidden(g: Game, command: dict, token: str, sentence: str | None = None) -> None:
     """The command from this token is 403 banker_only and changes nothing."""
-    before = g.now()
-    r = g.send(command, token=token)
-    assert r.status_code == 403, r.get_json()
-    error = r.get_json()["error"]
-    assert error["code"] == "banker_only"
-    assert error["message"].endswith(".")
+    error = g.refused(403, command, token=token, code="banker_only")
+    assert error.message.endswith(".")
     if sentence:
-        assert error["message"] == sentence
-    assert g.now() == before
+        assert error.message == sentence
 
 
 def refused(g: Game, command: dict, token: str, status: int = 422) -> dict:
     """The rules refuse the command from this token as they would the Banker's."""
-    before = g.now()
-    r = g.send(command, token=token)
-    assert r.status_code == status, r.get_json()
-    assert g.now() == before
+    said = g.refused(status, command, token=token)
     banker = g.send(command)
     assert banker.status_code == status
-    assert banker.get_json() == r.get_json()
-    return r.get_json()
+    assert banker.get_json() == {"error": {"code": said.code, "message": said.message}}
+    return banker.get_json()
 
 
 def player_of(g: Game, pid: str) -> dict:

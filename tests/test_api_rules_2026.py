@@ -9,18 +9,6 @@ import pytest
 THREE = ["Ann", "Bob", "Cy"]
 
 
-def refused(g, command: dict, status: int, code: str | None = None) -> dict:
-    """POST a command that must be refused; the game is exactly as before. Its error."""
-    before = g.now()
-    r = g.send(command)
-    assert r.status_code == status, r.get_json()
-    error = r.get_json()["error"]
-    if code:
-        assert error["code"] == code, error
-    assert g.now() == before
-    return error
-
-
 def cashes(state: dict) -> dict:
     return {p["id"]: p["cash"] for p in state["players"]}
 
@@ -47,7 +35,7 @@ def claim(cid, owner, payer, prop, amount) -> dict:
 )
 def test_a_malformed_command_during_setup_is_400_not_the_rules_422(new_game, command):
     g = new_game(THREE)
-    refused(g, command, 400)
+    g.refused(400, command)
 
 
 # --- the agreed deadline ------------------------------------------------------------------
@@ -78,7 +66,7 @@ def test_claims_open_when_the_final_round_ends_stay_claimable_a_street(new_game)
     g = deadline_game(new_game, [3, 5])  # Vermont Avenue
     state = g.do({"type": "roll", "player": "p3", "dice": [3, 5]})["state"]
     assert_waiting(state, claim("c1", "p1", "p3", "vermont-avenue", 6))
-    refused(g, {"type": "roll", "player": "p1", "dice": [1, 2]}, 422, "final_round_over")
+    g.refused(422, {"type": "roll", "player": "p1", "dice": [1, 2]}, code="final_round_over")
     state = g.do({"type": "claim_rent", "claim": "c1"})["state"]
     assert state["status"] == "finished"
     assert cashes(state) == {"p1": 1406, "p2": 1500, "p3": 1494}
@@ -129,7 +117,7 @@ def test_a_claim_that_creates_a_debt_in_the_final_round_is_settled_before_the_sc
         "reason": "rent",
         "can_raise": 0,
     }
-    refused(g, {"type": "score_game"}, 422, "debt_pending")
+    g.refused(422, {"type": "score_game"}, code="debt_pending")
     state = g.do({"type": "bankrupt", "player": "p3"})["state"]
     assert state["status"] == "finished"
     assert cashes(state) == {"p1": 1403, "p2": 1500, "p3": 0}
@@ -139,7 +127,7 @@ def test_a_claim_that_creates_a_debt_in_the_final_round_is_settled_before_the_sc
 
 def test_score_game_with_claims_open_scores_now_and_they_lapse(new_game):
     g = deadline_game(new_game, [3, 5])
-    refused(g, {"type": "score_game"}, 422, "not_waiting_for_claims")
+    g.refused(422, {"type": "score_game"}, code="not_waiting_for_claims")
     g.do({"type": "roll", "player": "p3", "dice": [3, 5]})
     answer = g.do({"type": "score_game"})
     state = answer["state"]
@@ -153,7 +141,7 @@ def test_score_game_with_claims_open_scores_now_and_they_lapse(new_game):
         "The round is over and the game is scored: Ann 1500; Bob 1500; Cy 1500. Ann, Bob and "
         "Cy share the win.",
     ]
-    refused(g, {"type": "score_game"}, 422, "game_finished")
+    g.refused(422, {"type": "score_game"}, code="game_finished")
 
 
 # --- stop --------------------------------------------------------------------------------
@@ -185,7 +173,7 @@ def test_stop_records_an_unfinished_game_and_every_command_but_undo_is_refused(g
     assert cashes(state) == {"p1": 1400, "p2": 1500}
     assert state["properties"]["vermont-avenue"]["owner"] == "p1"
     for command in AFTER_STOP:
-        refused(game, command, 422, "game_stopped")
+        game.refused(422, command, code="game_stopped")
     state = game.do({"type": "undo"})["state"]
     assert {**state, "version": 0} == {**before, "version": 0}
     assert state["version"] == before["version"] + 2
@@ -195,7 +183,7 @@ def test_undo_takes_the_stop_back_even_before_the_first_roll(game):
     game.do({"type": "stop"})
     state = game.do({"type": "undo"})["state"]
     assert state["status"] == "playing" and state["turn"]["player"] == "p1"
-    refused(game, {"type": "undo"}, 422, "nothing_to_undo")
+    game.refused(422, {"type": "undo"}, code="nothing_to_undo")
 
 
 # --- no rent on a mortgaged deed ------------------------------------------------------------
@@ -206,8 +194,8 @@ def test_claim_rent_is_refused_when_the_deed_is_mortgaged_at_the_moment_of_askin
     game.do({"type": "buy"})
     game.do({"type": "roll", "player": "p2", "dice": [3, 5]})  # Vermont Avenue, Ann's
     game.do({"type": "mortgage", "property": "vermont-avenue"})
-    error = refused(game, {"type": "claim_rent", "claim": "c1"}, 422, "mortgaged")
-    assert "No rent is collected on a mortgaged property." in error["message"]
+    error = game.refused(422, {"type": "claim_rent", "claim": "c1"}, code="mortgaged")
+    assert "No rent is collected on a mortgaged property." in error.message
     assert cashes(game.state) == {"p1": 1450, "p2": 1500}
     game.do({"type": "unmortgage", "property": "vermont-avenue"})  # 55
     state = game.do({"type": "claim_rent", "claim": "c1"})["state"]
@@ -237,9 +225,9 @@ def test_a_trade_offer_is_proposed_and_accepted_as_trade(vermont):
     state = vermont.do({"type": "propose_trade", **VERMONT_FOR_150})["state"]
     assert state["pending"]["trade_offers"] == [{"id": "o1", **VERMONT_FOR_150}]
     assert cashes(state) == {"p1": 1400, "p2": 1500}
-    error = refused(vermont, {"type": "roll", "player": "p2", "dice": [1, 2]}, 422)
-    assert error["code"] == "trade_offer_pending"
-    assert error["message"].startswith("Let an auction or trade finish before the next roll")
+    error = vermont.refused(422, {"type": "roll", "player": "p2", "dice": [1, 2]})
+    assert error.code == "trade_offer_pending"
+    assert error.message.startswith("Let an auction or trade finish before the next roll")
     answer = vermont.do({"type": "accept_trade", "offer": "o1"}, token=vermont.tokens["p2"])
     assert [e["text"] for e in answer["events"]] == [
         "Bob accepted Ann's offer.",
@@ -262,22 +250,22 @@ def test_a_trade_offer_declined_or_withdrawn_is_removed(vermont):
     state = vermont.do(withdraw, token=vermont.tokens["p1"])["state"]  # Ann withdraws it
     assert state["pending"]["trade_offers"] == []
     assert cashes(state) == {"p1": 1400, "p2": 1500}
-    refused(vermont, {"type": "accept_trade", "offer": "o2"}, 422, "no_such_offer")
-    refused(vermont, {"type": "decline_trade", "offer": "o7"}, 422, "no_such_offer")
+    vermont.refused(422, {"type": "accept_trade", "offer": "o2"}, code="no_such_offer")
+    vermont.refused(422, {"type": "decline_trade", "offer": "o7"}, code="no_such_offer")
 
 
 def test_a_trade_offer_no_longer_possible_is_refused_and_kept(vermont):
     vermont.do({"type": "propose_trade", **VERMONT_FOR_150})
     vermont.do({"type": "adjust", "player": "p2", "amount": -1400, "reason": "test: Bob is short"})
-    error = refused(vermont, {"type": "accept_trade", "offer": "o1"}, 422, "insufficient_cash")
-    assert error["message"] == "Bob has only 100 in cash."
+    error = vermont.refused(422, {"type": "accept_trade", "offer": "o1"}, code="insufficient_cash")
+    assert error.message == "Bob has only 100 in cash."
     assert vermont.state["pending"]["trade_offers"] == [{"id": "o1", **VERMONT_FOR_150}]
 
 
 def test_a_trade_offer_that_trade_would_refuse_is_refused(vermont):
     bad = {**VERMONT_FOR_150, "give": {"properties": ["boardwalk"]}}
-    error = refused(vermont, {"type": "propose_trade", **bad}, 422, "not_owner")
-    assert error["message"] == "Ann does not own Boardwalk."
+    error = vermont.refused(422, {"type": "propose_trade", **bad}, code="not_owner")
+    assert error.message == "Ann does not own Boardwalk."
 
 
 def test_a_trade_offer_is_dropped_when_a_side_is_eliminated(new_game):

@@ -50,11 +50,7 @@ def owned(new_game):
 
 
 def refused_403(g, command, token):
-    before = g.now()
-    r = g.send(command, token=token)
-    assert r.status_code == 403, r.get_json()
-    assert r.get_json()["error"]["code"] == "banker_only"
-    assert g.now() == before
+    g.refused(403, command, token=token, code="banker_only")
 
 
 def offers(g) -> list[dict]:

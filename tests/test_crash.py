@@ -6,8 +6,6 @@ from __future__ import annotations
 import json
 import random
 import sqlite3
-import subprocess
-import sys
 import threading
 import time
 import uuid
@@ -15,7 +13,7 @@ from http.client import HTTPException
 
 import pytest
 from conftest import a_plausible_command
-from serving import REPO, Server, call
+from serving import Server, call, run_banker
 
 from banker import rules
 from banker.store import Store, backup
@@ -228,11 +226,7 @@ def test_banker_backup_copies_the_database_of_a_running_server_and_the_copy_serv
         call(f"{url}/commands", "POST", {"type": "buy"}, token)
         _, _, before = call(url, token=token)
 
-        out = subprocess.run(
-            [sys.executable, "-m", "banker", "backup", str(tmp_path / "backup.db"), "--db",
-             str(tmp_path / "games.db")],
-            capture_output=True, text=True, cwd=REPO, timeout=60,
-        )  # fmt: skip
+        out = run_banker("backup", str(tmp_path / "backup.db"), "--db", str(tmp_path / "games.db"))
         assert out.returncode == 0, out.stderr
         assert out.stdout == (
             f"Backed up 1 game from {tmp_path / 'games.db'} to {tmp_path / 'backup.db'}.\n"
@@ -274,13 +268,6 @@ def test_banker_backup_copies_the_database_of_a_running_server_and_the_copy_serv
 )
 def test_banker_backup_refuses_a_missing_database_or_a_copy_over_itself(tmp_path, args, message):
     Store(tmp_path / "games.db").close()
-    out = subprocess.run(
-        [sys.executable, "-m", "banker", "backup", *args],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"},
-        timeout=60,
-    )
+    out = run_banker("backup", *args, cwd=tmp_path)
     assert (out.returncode, out.stdout, out.stderr) == (1, "", message)
     assert sorted(p.name for p in tmp_path.iterdir() if p.suffix == ".db") == ["games.db"]
