@@ -13,7 +13,9 @@ from http.client import HTTPException
 
 import pytest
 from conftest import a_plausible_command
+from game import Game
 from serving import Server, call, run_banker
+from table_web import HttpTable
 
 from banker import rules
 from banker.store import Store, backup
@@ -216,15 +218,13 @@ def test_backup_writes_a_consistent_copy_while_commands_are_being_written(tmp_pa
 
 def test_banker_backup_copies_the_database_of_a_running_server_and_the_copy_serves(tmp_path):
     server = Server(tmp_path / "games.db", tmp_path / "server.log")
-    base = server.start()
+    server.start()
     try:
-        status, _, created = call(f"{base}/api/v1/games", "POST", {"players": ["Ann", "Bob"]})
-        game_id, token = created["game_id"], created["banker_token"]
-        url = f"{base}/api/v1/games/{game_id}"
-        call(f"{url}/commands", "POST", {"type": "start", "first": "p1"}, token)
-        call(f"{url}/commands", "POST", {"type": "roll", "player": "p1", "dice": [1, 2]}, token)
-        call(f"{url}/commands", "POST", {"type": "buy"}, token)
-        _, _, before = call(url, token=token)
+        g = Game(HttpTable(server.url))
+        g.start("p1")
+        g.roll("p1", 1, 2)
+        g.do(type="buy")
+        before = g.state
 
         out = run_banker("backup", str(tmp_path / "backup.db"), "--db", str(tmp_path / "games.db"))
         assert out.returncode == 0, out.stderr
@@ -232,26 +232,20 @@ def test_banker_backup_copies_the_database_of_a_running_server_and_the_copy_serv
             f"Backed up 1 game from {tmp_path / 'games.db'} to {tmp_path / 'backup.db'}.\n"
         )
         # The server is still serving after the backup.
-        status, _, after = call(url, token=token)
-        assert (status, after) == (200, before)
+        assert g.state == before
     finally:
         server.stop()
 
     # Restore: start a server on the copy; the game is there as it was, tokens included.
     restored = Server(tmp_path / "backup.db", tmp_path / "restored.log")
-    base = restored.start()
+    restored.start()
     try:
-        status, _, state = call(f"{base}/api/v1/games/{game_id}", token=token)
-        assert (status, state) == (200, before)
+        g = Game.of(HttpTable(restored.url), g.created)
+        state = g.state
+        assert state == before
         assert state["properties"]["baltic-avenue"]["owner"] == "p1"
         assert state["players"][0]["cash"] == 1440
-        status, _, answer = call(
-            f"{base}/api/v1/games/{game_id}/commands",
-            "POST",
-            {"type": "roll", "player": "p2", "dice": [3, 4]},
-            token,
-        )
-        assert (status, answer["version"]) == (200, 4)
+        assert g.roll("p2", 3, 4)["version"] == 4
     finally:
         restored.stop()
 

@@ -11,7 +11,9 @@ import time
 from pathlib import Path
 
 import pytest
+from game import Game
 from serving import Server, call, run_banker
+from table_web import HttpTable
 
 from banker.serving import HEADER_SECONDS
 from bench.hostile import compact, crafted_snapshot, worst_snapshot
@@ -26,13 +28,9 @@ def server(tmp_path):
 
 
 def banker_game(url: str) -> tuple[str, str]:
-    status, _, g = call(f"{url}/api/v1/games", "POST", {"players": ["Ann", "Bob"]})
-    assert status == 201, g
-    game, token = g["game_id"], g["banker_token"]
-    status, _, _ = call(f"{url}/api/v1/games/{game}/commands", "POST",
-                        {"type": "start", "first": "p1"}, token)  # fmt: skip
-    assert status == 200
-    return game, token
+    g = Game(HttpTable(url))
+    g.start("p1")
+    return g.id, g.banker_token
 
 
 def banker_command_seconds(url: str, game: str, token: str, amount: int = 1) -> float:
