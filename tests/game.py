@@ -67,6 +67,7 @@ class Game:
     def send(self, command=None, /, *, token=None, headers=None, raw=None, **fields):
         """Send a command (a dict, or its fields as keywords; `raw`: a body as it is), nothing
         checked; the table's reply."""
+        assert command is None or not fields, "a command dict or its fields, not both"
         if command is None and raw is None:
             command = fields
         reply = self.table.send(self, command, token=token, headers=headers, raw=raw)
@@ -76,6 +77,7 @@ class Game:
     def do(self, command=None, /, *, token=None, headers=None, **fields) -> dict:
         """A command that must be accepted: the next version, its events as the contract shapes
         them. Its answer {"version", "events", "state"}."""
+        assert command is None or not fields, "a command dict or its fields, not both"
         command = fields if command is None else command
         before = self.version
         reply = self.send(command, token=token, headers=headers)
@@ -88,22 +90,18 @@ class Game:
         self.events = answer["events"]
         return answer
 
-    def refused(self, expected, command=None, /, *, code=None, token=None, headers=None,
-                raw=None, **fields) -> Refused:  # fmt: skip
+    def refused(self, expected, command=None, /, *, code=None, **fields) -> Refused:
         """A command that must be refused with `expected` (a status, a tuple of them, or a
-        Refusal class) and, when given, `code`; the game is exactly as it was. What it said."""
-        statuses = (
-            expected if isinstance(expected, tuple) else (getattr(expected, "status", expected),)
-        )
-        if command is None and raw is None:
-            command = fields
+        Refusal class) and, when given, `code`; the game is exactly as it was. What it said.
+        `fields`: the command's, or send's token=, headers=, raw=."""
+        statuses = expected if isinstance(expected, tuple) else (status_of(expected),)
         before = self.now()
-        reply = self.send(command, token=token, headers=headers, raw=raw)
+        reply = self.send(command, **fields)
         body = reply.get_json()
-        assert reply.status_code in statuses, (command, reply.status_code, body)
+        assert reply.status_code in statuses, (command or fields, reply.status_code, body)
         error = error_of(body)
-        assert code is None or error.code == code, (command, body)
-        assert self.now() == before, command
+        assert code is None or error.code == code, (command or fields, body)
+        assert self.now() == before, command or fields
         return Refused(reply.status_code, error.code, error.message)
 
     def start(self, first="p1") -> dict:
