@@ -9,6 +9,9 @@ from table_web import FlaskTable
 
 from banker.web import create_app, get_store
 
+CREATED_FIELDS = ["game_id", "banker_token", "banker_url", "display_url", "players", "state"]
+"""The fields of a 201 answer to a new game or an import, in order."""
+
 
 @pytest.fixture
 def db_path(tmp_path):

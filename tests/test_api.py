@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from conftest import CREATED_FIELDS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -35,14 +36,7 @@ def test_creating_a_game_answers_201_with_tokens_urls_and_the_state_at_version_0
     r = client.post("/api/v1/games", json={"edition": "g0009", "players": ["Ann", "Bob"]})
     assert r.status_code == 201
     body = r.get_json()
-    assert list(body) == [
-        "game_id",
-        "banker_token",
-        "banker_url",
-        "display_url",
-        "players",
-        "state",
-    ]
+    assert list(body) == CREATED_FIELDS
     game_id, banker_token = body["game_id"], body["banker_token"]
     assert body["banker_url"] == f"http://localhost/games/{game_id}?token={banker_token}"
     display_token = body["display_url"].rpartition("/")[2]

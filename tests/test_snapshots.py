@@ -10,6 +10,7 @@ import sqlite3
 from datetime import date
 
 import pytest
+from conftest import CREATED_FIELDS
 from game import Game
 
 from banker import snapshot
@@ -127,14 +128,7 @@ def test_an_imported_snapshot_is_a_new_game_in_exactly_that_state_with_fresh_tok
     r = import_snapshot(client, doc)
     assert r.status_code == 201, r.get_json()
     created = r.get_json()
-    assert list(created) == [
-        "game_id",
-        "banker_token",
-        "banker_url",
-        "display_url",
-        "players",
-        "state",
-    ]
+    assert list(created) == CREATED_FIELDS
     new_id = created["game_id"]
     assert new_id != played.id
     assert created["banker_url"] == (
