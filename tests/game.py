@@ -16,6 +16,7 @@ raw) -> reply`, `get(game, path, token) -> reply`; a reply answers like Flask's 
 A refusal is checked the same way on every table: its status (an int, a tuple of them, or a
 `Refusal` class, whose `status` is taken), the contract's error body (a snake_case code, a
 sentence), the code when named, and the game exactly as before (state and event log).
+`refusal_of(reply, status, code)` checks a reply alone (a request that is not a command).
 
 This module imports nothing of banker and nothing of the web: the black-box acceptance suite and
 the core tests both use it.
@@ -94,15 +95,10 @@ class Game:
         """A command that must be refused with `expected` (a status, a tuple of them, or a
         Refusal class) and, when given, `code`; the game is exactly as it was. What it said.
         `fields`: the command's, or send's token=, headers=, raw=."""
-        statuses = expected if isinstance(expected, tuple) else (status_of(expected),)
         before = self.now()
-        reply = self.send(command, **fields)
-        body = reply.get_json()
-        assert reply.status_code in statuses, (command or fields, reply.status_code, body)
-        error = error_of(body)
-        assert code is None or error.code == code, (command or fields, body)
+        said = refusal_of(self.send(command, **fields), expected, code, command or fields)
         assert self.now() == before, command or fields
-        return Refused(reply.status_code, error.code, error.message)
+        return said
 
     def start(self, first="p1") -> dict:
         return self.do(type="start", first=first)
@@ -234,9 +230,15 @@ class Game:
         return [e["type"] for e in self.events]
 
 
-def status_of(expected) -> int:
-    """A status, or a Refusal class's."""
-    return getattr(expected, "status", expected)
+def refusal_of(reply, expected, code=None, what=None) -> Refused:
+    """A reply that must be a refusal: `expected` its status (an int, a tuple of them, or a
+    Refusal class, whose `status` is taken), the contract's error body, `code` when named."""
+    statuses = expected if isinstance(expected, tuple) else (getattr(expected, "status", expected),)
+    body = reply.get_json()
+    assert reply.status_code in statuses, (what, reply.status_code, body)
+    error = error_of(body)
+    assert code is None or error.code == code, (what, body)
+    return Refused(reply.status_code, error.code, error.message)
 
 
 def error_of(body) -> Refused:

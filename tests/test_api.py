@@ -7,6 +7,7 @@ import re
 
 import pytest
 from conftest import CREATED_FIELDS
+from game import refusal_of
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -16,17 +17,13 @@ ROLL_TO_BALTIC = {"type": "roll", "player": "p1", "dice": [1, 2]}
 
 
 def assert_refused(response, status: int, code: str | None = None) -> dict:
-    """The contract's error body with that status: a snake_case code and a sentence."""
-    assert response.status_code == status, response.get_json()
+    """The contract's error body with that status, exactly: a snake_case code and a sentence."""
+    said = refusal_of(response, status, code)
     assert response.mimetype == "application/json"
-    body = response.get_json()
-    assert set(body) == {"error"} and set(body["error"]) == {"code", "message"}
-    assert re.fullmatch(r"[a-z][a-z0-9_]*", body["error"]["code"])
-    message = body["error"]["message"]
-    assert len(message) > 10 and message.endswith("."), message
-    if code is not None:
-        assert body["error"]["code"] == code
-    return body["error"]
+    error = response.get_json()["error"]
+    assert set(error) == {"code", "message"}
+    assert len(said.message) > 10 and said.message.endswith("."), said.message
+    return error
 
 
 # -- creating a game ---------------------------------------------------------------------------
