@@ -1,7 +1,7 @@
 """The story's charts as SVG drawn on the server (no chart script): plain data in, markup out.
 
-Colours come from CSS classes in static/board.css (`seat-N` for a player's line, `part-*` for
-cash, deeds and buildings), so each colour scheme gets its own shade. Every chart has a title
+Colours come from CSS classes (`seat-N` for a player's line in static/chart.css, `part-*` for
+cash, deeds and buildings in board.css), so each colour scheme gets its own shade. Every chart has a title
 and is shown next to a table of the same figures (the templates in templates/story/).
 """
 
