@@ -184,7 +184,10 @@ def test_the_bankers_table_offers_the_big_screen(shown, client):
     page = client.get(f"/games/{shown.id}").get_data(as_text=True)
     assert "Show on a big screen" in page
     assert shown.created["display_url"] in page
-    assert '<svg class="qr"' in page.split("Show on a big screen")[1]
+    assert (
+        f'<img class="qr" src="/games/{shown.id}/codes/display.svg"'
+        in page.split("Show on a big screen")[1]
+    )
 
 
 def test_the_phone_board_lists_every_space_with_each_deeds_card(shown, client):

@@ -19,13 +19,11 @@ import re
 
 from flask import Blueprint, render_template, request, url_for
 from htmx_flask import make_response as htmx_response
-from markupsafe import Markup
 
 from banker import story as stories
 from banker.rules import public_state
 from banker.web import board, get_store
 from banker.web import stories as story_pages
-from banker.web.qr import qr_svg
 from banker.web.seats import as_banker, as_display, as_player
 
 bp = Blueprint("display", __name__)
@@ -159,8 +157,7 @@ def player_chart(game_id: str, player_id: str) -> dict:
 
 @bp.app_template_global()
 def big_screen(game_id: str) -> dict:
-    """The Banker's "Show on a big screen": {"url", "qr_svg"}."""
+    """The Banker's "Show on a big screen": {"url"} (its QR code: player.link_code)."""
     from banker.web.player import public_url_for
 
-    url = public_url_for("display.show", token=get_store().display_token(game_id))
-    return {"url": url, "qr_svg": Markup(qr_svg(url, "The big screen's link"))}
+    return {"url": public_url_for("display.show", token=get_store().display_token(game_id))}

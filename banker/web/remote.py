@@ -232,8 +232,6 @@ def compose_view(state: dict, pid: str, args) -> dict | None:
     chosen["from"] = pid
     trade = views.trade_view(state, chosen)
     for side in trade["sides"]:
-        for d in side["deeds"]:
-            d["group"] = DEEDS[d["id"]].group  # its color as a class (no inline style)
         if state["options"].get("private_cash") and side["player"]["id"] != pid:
             side["player"] = {**side["player"], "cash": None}  # theirs to know
     picked = any(
