@@ -8,12 +8,12 @@ from flask import Blueprint, current_app, jsonify, request, url_for
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from banker import snapshot
-from banker.rules import Refusal, public_state
-from banker.rules.permissions import player_refusal, view_for
+from banker.rules import Refusal, player_refusal, public_state, view_for
 from banker.store import Answer, key_scope
 from banker.web import error_response, get_store
 from banker.web.openapi import openapi_document
 from banker.web.player import public_url_for
+from banker.web.seats import bearer_token
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -73,7 +73,8 @@ def json_object(data: bytes) -> dict:
 
 
 def bearer(header: str) -> str | None:
-    """The token of an Authorization header `Bearer <token>`, else None."""
+    """The token of an Authorization header `Bearer <token>`, else None (seats.bearer_token's
+    reading, from the WSGI environ: for the commands run before Flask)."""
     scheme, _, token = header.partition(" ")
     token = token.strip()
     return token if scheme.lower() == "bearer" and token else None
@@ -81,8 +82,8 @@ def bearer(header: str) -> str | None:
 
 def _token() -> str:
     """The request's Bearer token, else 401."""
-    token = bearer(request.headers.get("Authorization", ""))
-    if token is None:
+    token = bearer_token()
+    if not token:
         raise ApiError(
             401,
             "token_missing",

@@ -1,8 +1,10 @@
 """The story's charts as SVG drawn on the server (no chart script): plain data in, markup out.
 
-Colours come from CSS classes in static/board.css (`seat-N` for a player's line, `part-*` for
-cash, deeds and buildings), so each colour scheme gets its own shade. Every chart has a title
-and is shown next to a table of the same figures (the templates in templates/story/).
+Coordinates are whole units of a picture 640 wide (under half a pixel off on a phone, and a
+fifth fewer bytes than tenths). Colours come from CSS classes (`seat-N` for a player's line in
+static/chart.css, `part-*` for cash, deeds and buildings in board.css), so each colour scheme
+gets its own shade. Every chart has a title and is shown next to a table of the same figures
+(the templates in templates/story/).
 """
 
 from __future__ import annotations
@@ -55,8 +57,8 @@ def _axes(
         y = _y(t, top, height)
         amount = _short(t) if few else f"{t:,}"
         out.append(
-            f'<line class="grid" x1="{LEFT}" x2="{width - RIGHT}" y1="{y:.1f}" y2="{y:.1f}"/>'
-            f'<text class="tick" x="{LEFT - 8}" y="{y + 6:.1f}" text-anchor="end">{amount}</text>'
+            f'<line class="grid" x1="{LEFT}" x2="{width - RIGHT}" y1="{y:.0f}" y2="{y:.0f}"/>'
+            f'<text class="tick" x="{LEFT - 8}" y="{y + 6:.0f}" text-anchor="end">{amount}</text>'
         )
     n = len(labels)
     every = max(1, n - 1) if few else max(1, -(-n // 5))
@@ -67,7 +69,7 @@ def _axes(
             continue  # too close to the last label
         x = _x(i, n, width)
         out.append(
-            f'<text class="tick" x="{x:.1f}" y="{height - BOTTOM + 26}" '
+            f'<text class="tick" x="{x:.0f}" y="{height - BOTTOM + 26}" '
             f'text-anchor="middle">{escape(label)}</text>'
         )
     return out
@@ -92,7 +94,7 @@ def lines(title: str, labels: list[str], series: list[dict], highlight: str | No
     ordered = sorted(series, key=lambda s: s["id"] == highlight)
     for s in ordered:
         points = [
-            f"{_x(i, n):.1f},{_y(v, top):.1f}" for i, v in enumerate(s["values"]) if v is not None
+            f"{_x(i, n):.0f},{_y(v, top):.0f}" for i, v in enumerate(s["values"]) if v is not None
         ]
         if not points:
             continue
@@ -125,7 +127,7 @@ def parts(title: str, labels: list[str], rows: list[dict], top: int) -> Markup:
             else:
                 pts = [(_x(i, n, width), upper[i]) for i in range(n)]
                 pts += [(_x(i, n, width), base[i]) for i in reversed(range(n))]
-            d = " ".join(f"{x:.1f},{_y(v, top, height):.1f}" for x, v in pts)
+            d = " ".join(f"{x:.0f},{_y(v, top, height):.0f}" for x, v in pts)
             body.append(f'<polygon class="part part-{key}" points="{d}"/>')
         base = upper
     return _svg(title, body, "parts", width, height)

@@ -19,14 +19,12 @@ import re
 
 from flask import Blueprint, render_template, request, url_for
 from htmx_flask import make_response as htmx_response
-from markupsafe import Markup
 
 from banker import story as stories
 from banker.rules import public_state
 from banker.web import board, get_store
 from banker.web import stories as story_pages
-from banker.web.qr import qr_svg
-from banker.web.seats import as_display, as_player
+from banker.web.seats import as_banker, as_display, as_player
 
 bp = Blueprint("display", __name__)
 
@@ -133,11 +131,9 @@ def story(token: str, game_id: str):
 
 
 @bp.get("/games/<game_id>/story")
-def banker_story(game_id: str):
+@as_banker(pages=True)  # as the Banker's pages: the game's cookie
+def banker_story(game_id: str, state: dict):
     """The story for the Banker: everyone's cash."""
-    from banker.web.pages import require_banker
-
-    require_banker(game_id)
     return _story_page(game_id, "banker", url_for("pages.game", game_id=game_id))
 
 
@@ -161,8 +157,7 @@ def player_chart(game_id: str, player_id: str) -> dict:
 
 @bp.app_template_global()
 def big_screen(game_id: str) -> dict:
-    """The Banker's "Show on a big screen": {"url", "qr_svg"}."""
+    """The Banker's "Show on a big screen": {"url"} (its QR code: player.link_code)."""
     from banker.web.player import public_url_for
 
-    url = public_url_for("display.show", token=get_store().display_token(game_id))
-    return {"url": url, "qr_svg": Markup(qr_svg(url, "The big screen's link"))}
+    return {"url": public_url_for("display.show", token=get_store().display_token(game_id))}

@@ -15,6 +15,7 @@ through the same Store.execute as the JSON API with the player's own authorizati
 
 from __future__ import annotations
 
+import hashlib
 import ipaddress
 import json
 from urllib.parse import quote, urlsplit
@@ -32,8 +33,7 @@ from flask import (
 from htmx_flask import make_response as htmx_response
 from werkzeug.datastructures import MultiDict
 
-from banker.rules import Refusal
-from banker.rules.permissions import player_refusal
+from banker.rules import Refusal, player_refusal
 from banker.store import GameNotFound, StoreError, key_scope
 from banker.web import error_response, get_store
 from banker.web.guards import error_page, wants_fragment
@@ -118,7 +118,7 @@ def join_panel(game_id: str | None) -> dict | None:
     """What the Join panel shows, or None unless this request is the game's Banker's.
 
     {"game_id", "token" (for the forms, None with the cookie), "players": [{"id", "name",
-    "join_url", "qr_svg", "eliminated"}]}:
+    "join_url", "qr_url" (its code: link_code), "eliminated"}]}:
     the panel shows the links only on a page whose request carries the banker token, so that
     including it anywhere else leaks nothing.
     """
@@ -131,21 +131,57 @@ def join_panel(game_id: str | None) -> dict | None:
     store = get_store()
     state = store.state(game_id)
     eliminated = {p["id"]: p["eliminated"] for p in state["players"]}
-    players = []
-    for p in store.players(game_id):
-        url = public_url_for("player.join", token=p["token"])
-        players.append(
-            {
-                "id": p["id"],
-                "name": p["name"],
-                "join_url": url,
-                "qr_svg": qr_svg(url, f"{p['name']}'s link"),
-                "eliminated": eliminated[p["id"]],
-            }
-        )
+    players = [
+        {
+            "id": p["id"],
+            "name": p["name"],
+            "join_url": public_url_for("player.join", token=p["token"]),
+            "qr_url": link_code_url(game_id, p["id"], p["token"]),
+            "eliminated": eliminated[p["id"]],
+        }
+        for p in store.players(game_id)
+    ]
     # The forms need the token only when the page has no cookie to send (kept out of the HTML
     # otherwise, as the Banker's pages keep it out of their URLs).
     return {"game_id": game_id, "token": None if by_cookie else token, "players": players}
+
+
+@bp.app_template_global()
+def link_code_url(game_id: str, who: str, link_token: str = "") -> str | None:
+    """Where the Banker's page finds the QR code of a link (link_code), None for anyone but the
+    game's Banker. The banker token rides along only when the request came without the pages'
+    cookie; `v` changes with the link's token, so that a new link is a new image (a browser
+    shows an image it has already fetched for the same address again, whatever its headers)."""
+    given = banker_token_given(game_id)
+    if given is None:
+        return None
+    token, by_cookie = given
+    extra = {} if by_cookie else {"token": token}
+    if link_token:
+        extra["v"] = hashlib.sha256(link_token.encode()).hexdigest()[:10]
+    return url_for("player.link_code", game_id=game_id, who=who, **extra)
+
+
+@bp.get("/games/<game_id>/codes/<who>.svg")
+def link_code(game_id: str, who: str):
+    """The QR code of a link the Banker's table shows, as an SVG image: `who` is a player's id
+    (their page) or "display" (the big screen). An image rather than inline markup, so that the
+    table's first load does not carry codes that sit in closed panels (issue 17): the browser
+    fetches one when its panel opens. The game's Banker only; never cached (a new link changes
+    it)."""
+    if banker_token_given(game_id) is None:
+        return _message_page(403, "Only the Banker of this game may show its links.")
+    store = get_store()
+    if who == "display":
+        token, label = store.display_token(game_id), "The big screen's link"
+        url = public_url_for("display.show", token=token)
+    else:
+        player = next((p for p in store.players(game_id) if p["id"] == who), None)
+        if player is None:
+            return _message_page(404, "There is no such player in this game.")
+        url = public_url_for("player.join", token=player["token"])
+        label = f"{player['name']}'s link"
+    return current_app.response_class(qr_svg(url, label), mimetype="image/svg+xml")
 
 
 def _new_link_banker(game_id: str):
@@ -296,18 +332,10 @@ def player_command(form, player_id: str) -> dict:
     Trade form's fields, from this player unless the form says otherwise (then the
     permission check refuses it).
     """
-    kind = form.get("type", "")
-    if kind == "propose_trade":
-        fields = MultiDict(form)
-        fields["type"] = "trade"
-        fields.setdefault("from", player_id)
-        return {**forms.command_from(fields), "type": "propose_trade"}
-    if kind in ("accept_trade", "decline_trade"):
-        offer = (form.get("offer") or "").strip()
-        if not offer:
-            raise forms.FormError("Choose the trade offer first.")
-        return {"type": kind, "offer": offer}
-    return forms.command_from(form)
+    if form.get("type") == "propose_trade":
+        form = MultiDict(form)
+        form.setdefault("from", player_id)
+    return forms.command_from(form, forms.TYPES | {"propose_trade"})
 
 
 def _run(token: str, game_id: str, player_id: str, command: dict, key: str):

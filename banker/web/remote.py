@@ -13,11 +13,8 @@ import secrets
 
 from werkzeug.datastructures import MultiDict
 
+from banker.rules import askable_claims, claims_wait, rent, score, utility_multiplier, view_for
 from banker.rules.board import DECK_NAMES, DEEDS, GROUP_NAMES, GROUPS, space_name
-from banker.rules.endgame import askable_claims, claims_wait
-from banker.rules.holdings import score
-from banker.rules.permissions import view_for
-from banker.rules.turn import rent, utility_multiplier
 from banker.web import get_store
 from banker.web.pages import views
 from banker.web.present import buildings_text, money
@@ -235,8 +232,6 @@ def compose_view(state: dict, pid: str, args) -> dict | None:
     chosen["from"] = pid
     trade = views.trade_view(state, chosen)
     for side in trade["sides"]:
-        for d in side["deeds"]:
-            d["group"] = DEEDS[d["id"]].group  # its color as a class (no inline style)
         if state["options"].get("private_cash") and side["player"]["id"] != pid:
             side["player"] = {**side["player"], "cash": None}  # theirs to know
     picked = any(

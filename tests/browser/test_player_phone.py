@@ -75,9 +75,10 @@ def decode_qr_png(png: bytes) -> str:
 
 def scan_join_code(banker, player_id: str) -> str:
     """What a phone's camera reads from a player's QR code on the Banker's screen."""
-    svg = banker.locator(f"#join-{player_id} svg.qr")
-    svg.scroll_into_view_if_needed()
-    return decode_qr_png(svg.screenshot())
+    code = banker.locator(f"#join-{player_id} img.qr")
+    code.scroll_into_view_if_needed()
+    code.evaluate("img => img.decode()")  # an image fetched when the panel opens (issue 17)
+    return decode_qr_png(code.screenshot())
 
 
 def wait_for_cash(page, cash: str, within_s: float) -> float:
