@@ -100,3 +100,17 @@ def test_a_players_code_is_the_bankers_alone_and_a_new_link_is_a_new_image(new_g
     assert before != after
     new_url = decode_qr_svg(g.client.get(after.replace("&amp;", "&")).get_data(as_text=True))
     assert new_url != g.created["players"][1]["join_url"] and "/join/" in new_url
+
+
+def test_a_static_file_is_gzipped_once_at_the_highest_level_and_served_the_same(client):
+    import gzip
+    from pathlib import Path
+
+    css = (Path(__file__).resolve().parents[1] / "static" / "banker.css").read_bytes()
+    bodies = []
+    for _ in range(2):
+        r = client.get("/static/banker.css", headers={"Accept-Encoding": "gzip"})
+        assert r.headers["Content-Encoding"] == "gzip"
+        bodies.append(r.get_data())
+    assert bodies[0] == bodies[1] and gzip.decompress(bodies[0]) == css
+    assert len(bodies[0]) == len(gzip.compress(css, 9, mtime=0))
