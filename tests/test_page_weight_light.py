@@ -5,7 +5,9 @@ tests check what each page asks for, never a timing."""
 
 from __future__ import annotations
 
+import gzip
 import re
+from pathlib import Path
 
 from tests.test_player import decode_qr_svg
 
@@ -103,9 +105,6 @@ def test_a_players_code_is_the_bankers_alone_and_a_new_link_is_a_new_image(new_g
 
 
 def test_a_static_file_is_gzipped_once_at_the_highest_level_and_served_the_same(client):
-    import gzip
-    from pathlib import Path
-
     css = (Path(__file__).resolve().parents[1] / "static" / "banker.css").read_bytes()
     bodies = []
     for _ in range(2):
