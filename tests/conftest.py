@@ -1,10 +1,16 @@
-"""Fixtures for the store and API tests: an app on a temporary database and a small client."""
+"""Fixtures for the store and API tests: an app on a temporary database, its test client, and
+games played through it with `Game` (tests/game.py) on a `FlaskTable` (tests/table_web.py)."""
 
 from __future__ import annotations
 
 import pytest
+from game import Game
+from table_web import FlaskTable
 
 from banker.web import create_app, get_store
+
+CREATED_FIELDS = ["game_id", "banker_token", "banker_url", "display_url", "players", "state"]
+"""The fields of a 201 answer to a new game or an import, in order."""
 
 
 @pytest.fixture
@@ -30,57 +36,13 @@ def store(app):
         yield get_store()
 
 
-class Game:
-    """One created game, seen through the API: its tokens and shortcuts to its endpoints."""
-
-    def __init__(self, client, created: dict):
-        self.client = client
-        self.created = created
-        self.id = created["game_id"]
-        self.banker_token = created["banker_token"]
-        self.tokens = {p["id"]: p["token"] for p in created["players"]}
-
-    def auth(self, token: str | None = None) -> dict:
-        return {"Authorization": f"Bearer {token or self.banker_token}"}
-
-    def post(self, command, token: str | None = None, headers: dict | None = None, **kw):
-        """POST a command (a dict sent as JSON, or raw `data=`) with the banker token."""
-        headers = {**self.auth(token), **(headers or {})}
-        if "data" in kw:
-            return self.client.post(f"/api/v1/games/{self.id}/commands", headers=headers, **kw)
-        return self.client.post(f"/api/v1/games/{self.id}/commands", headers=headers, json=command)
-
-    def ok(self, command, **kw) -> dict:
-        """POST a command that must be accepted; its answer."""
-        r = self.post(command, **kw)
-        assert r.status_code == 200, r.get_json()
-        return r.get_json()
-
-    def state(self) -> dict:
-        r = self.client.get(f"/api/v1/games/{self.id}", headers=self.auth())
-        assert r.status_code == 200
-        return r.get_json()
-
-    def events(self) -> list[dict]:
-        r = self.client.get(f"/api/v1/games/{self.id}/events", headers=self.auth())
-        assert r.status_code == 200
-        return r.get_json()
-
-    def snapshot(self) -> tuple[dict, list[dict]]:
-        """State and events, to compare before and after a refused request."""
-        return self.state(), self.events()
-
-
 @pytest.fixture
 def new_game(client):
-    """Create a game through the API: new_game(["Ann", "Bob"], options={...}) -> Game."""
+    """Create a game through the API: new_game(["Ann", "Bob"], options={...}) -> Game, played
+    through the Flask test client."""
 
-    def make(players=("Ann", "Bob"), edition="g0009", **body) -> Game:
-        r = client.post(
-            "/api/v1/games", json={"edition": edition, "players": list(players), **body}
-        )
-        assert r.status_code == 201, r.get_json()
-        return Game(client, r.get_json())
+    def make(players=("Ann", "Bob"), edition="g0009", options=None) -> Game:
+        return Game(FlaskTable(client), players, edition, options)
 
     return make
 
@@ -89,7 +51,7 @@ def new_game(client):
 def game(new_game) -> Game:
     """Ann and Bob, started: Ann rolls first."""
     g = new_game()
-    g.ok({"type": "start", "first": "p1"})
+    g.start("p1")
     return g
 
 
@@ -165,10 +127,10 @@ def play():
     def run(game: Game, rng, steps: int, check=None) -> int:
         accepted = 0
         for _ in range(steps):
-            state = game.state()
+            state = game.state
             if state["status"] != "playing":
                 break
-            r = game.post(a_plausible_command(state, rng))
+            r = game.send(a_plausible_command(state, rng))
             assert r.status_code in (200, 422), r.get_json()
             if check:
                 check(r)

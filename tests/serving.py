@@ -1,6 +1,8 @@
 """The real server for tests and benchmarks: `python -m banker serve` as a process, and a small
 HTTP client. Every test and bench/ script that needs a running server starts it with `Server`
-(or the `serving` context manager)."""
+(or the `serving` context manager); a `banker` command that runs and exits (backup, games, a
+serve that must refuse to start, --help) runs with `banker(...)`. `request` is the one HTTP
+client (`call` is built on it; tests/table_web.py's HttpTable too)."""
 
 from __future__ import annotations
 
@@ -19,6 +21,24 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 REPO = Path(__file__).resolve().parent.parent
+
+
+def process_env(extra: dict | None = None) -> dict:
+    """The environment of a banker process: this one's, the checkout on PYTHONPATH, UTF-8 out,
+    no BANKER_DB unless `extra` sets it."""
+    env = {**os.environ, "PYTHONPATH": str(REPO), "PYTHONUNBUFFERED": "1",
+           "PYTHONIOENCODING": "utf-8"}  # fmt: skip
+    env.pop("BANKER_DB", None)
+    return {**env, **(extra or {})}
+
+
+def run_banker(*args: str, cwd: Path = REPO, stdin: str = "", env: dict | None = None,
+           timeout: float = 60) -> subprocess.CompletedProcess:  # fmt: skip
+    """Run `python -m banker ARGS` to its end: its exit code, stdout and stderr as text."""
+    return subprocess.run(
+        [sys.executable, "-m", "banker", *args], cwd=cwd, env=process_env(env), input=stdin,
+        capture_output=True, text=True, timeout=timeout,
+    )  # fmt: skip
 
 
 class Server:
@@ -58,13 +78,7 @@ class Server:
     def start(self, timeout: float = 30) -> str:
         """Start it and wait for the URL it prints; the base URL (http://127.0.0.1:PORT)."""
         self.starts += 1
-        env = {
-            **os.environ,
-            "PYTHONPATH": str(REPO),
-            "PYTHONUNBUFFERED": "1",
-            "PYTHONIOENCODING": "utf-8",
-            **self.env,
-        }
+        env = process_env(self.env)
         where = [] if self.defaults else ["--host", "127.0.0.1", "--db", str(self.db)]
         with open(self.output_file, "w") as out:
             self.proc = subprocess.Popen(
@@ -127,15 +141,35 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def call(
+class Reply:
+    """One HTTP answer, read as Flask's test response is: `status_code`, `headers`, `data`,
+    `mimetype`, `get_json()` (None when the body is not JSON)."""
+
+    def __init__(self, status_code: int, headers: dict, data: bytes):
+        self.status_code, self.headers, self.data = status_code, headers, data
+        self.content_type = self.header("Content-Type")
+        self.mimetype = self.content_type.partition(";")[0].strip()
+
+    def header(self, name: str, default: str = "") -> str:
+        return next((v for k, v in self.headers.items() if k.lower() == name.lower()), default)
+
+    def get_json(self):
+        if not self.data or "json" not in self.mimetype:
+            return None
+        return json.loads(self.data.decode())
+
+
+def request(
     url: str,
     method: str = "GET",
     body=None,
     token: str | None = None,
     headers: dict | None = None,
+    raw: bytes | str | None = None,
     timeout: float = 10,
-) -> tuple[int, dict, object]:
-    """One HTTP request on a fresh connection: (status, headers, parsed JSON body).
+) -> Reply:
+    """One HTTP request on a fresh connection: a JSON `body`, or `raw` bytes sent as they are
+    (as application/json unless `headers` say otherwise).
 
     Connection failures (a killed server) raise OSError or http.client.HTTPException.
     """
@@ -144,7 +178,11 @@ def call(
     try:
         sent = dict(headers or {})
         data = None
-        if body is not None:
+        if raw is not None:
+            data = raw if isinstance(raw, bytes) else raw.encode()
+            if not any(k.lower() == "content-type" for k in sent):
+                sent["Content-Type"] = "application/json"
+        elif body is not None:
             data = body if isinstance(body, bytes) else json.dumps(body).encode()
             sent["Content-Type"] = "application/json"
         if token:
@@ -152,8 +190,14 @@ def call(
         path = parts.path + (f"?{parts.query}" if parts.query else "")
         conn.request(method, path, body=data, headers=sent)
         response = conn.getresponse()
-        raw = response.read()
-        text = raw.decode()
-        return response.status, dict(response.getheaders()), json.loads(text) if text else None
+        return Reply(response.status, dict(response.getheaders()), response.read())
     finally:
         conn.close()
+
+
+def call(url: str, method: str = "GET", body=None, token: str | None = None,
+         headers: dict | None = None, timeout: float = 10) -> tuple[int, dict, object]:  # fmt: skip
+    """`request`, as (status, headers, parsed JSON body)."""
+    reply = request(url, method, body, token, headers, timeout=timeout)
+    text = reply.data.decode()
+    return reply.status_code, reply.headers, json.loads(text) if text else None

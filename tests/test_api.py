@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from conftest import CREATED_FIELDS
+from game import refusal_of
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -15,17 +17,13 @@ ROLL_TO_BALTIC = {"type": "roll", "player": "p1", "dice": [1, 2]}
 
 
 def assert_refused(response, status: int, code: str | None = None) -> dict:
-    """The contract's error body with that status: a snake_case code and a sentence."""
-    assert response.status_code == status, response.get_json()
+    """The contract's error body with that status, exactly: a snake_case code and a sentence."""
+    said = refusal_of(response, status, code)
     assert response.mimetype == "application/json"
-    body = response.get_json()
-    assert set(body) == {"error"} and set(body["error"]) == {"code", "message"}
-    assert re.fullmatch(r"[a-z][a-z0-9_]*", body["error"]["code"])
-    message = body["error"]["message"]
-    assert len(message) > 10 and message.endswith("."), message
-    if code is not None:
-        assert body["error"]["code"] == code
-    return body["error"]
+    error = response.get_json()["error"]
+    assert set(error) == {"code", "message"}
+    assert len(said.message) > 10 and said.message.endswith("."), said.message
+    return error
 
 
 # -- creating a game ---------------------------------------------------------------------------
@@ -35,14 +33,7 @@ def test_creating_a_game_answers_201_with_tokens_urls_and_the_state_at_version_0
     r = client.post("/api/v1/games", json={"edition": "g0009", "players": ["Ann", "Bob"]})
     assert r.status_code == 201
     body = r.get_json()
-    assert list(body) == [
-        "game_id",
-        "banker_token",
-        "banker_url",
-        "display_url",
-        "players",
-        "state",
-    ]
+    assert list(body) == CREATED_FIELDS
     game_id, banker_token = body["game_id"], body["banker_token"]
     assert body["banker_url"] == f"http://localhost/games/{game_id}?token={banker_token}"
     display_token = body["display_url"].rpartition("/")[2]
@@ -92,7 +83,7 @@ def test_partnerships_have_one_player_entry_and_one_token_each(new_game):
     ]
     assert [p["members"] for p in g.created["state"]["players"]] == [["Ann", "Bob"], ["Cy", "Di"]]
     for token in g.tokens.values():
-        r = g.client.get(f"/api/v1/games/{g.id}", headers=g.auth(token))
+        r = g.table.client.get(f"/api/v1/games/{g.id}", headers=g.auth(token))
         assert r.status_code == 200
 
 
@@ -130,7 +121,7 @@ def test_a_new_game_body_that_is_not_json_is_refused_with_400(client):
 def test_the_banker_and_every_player_read_the_same_state(new_game):
     g = new_game(["Ann", "Bob", "Cy"])
     states = [
-        g.client.get(f"/api/v1/games/{g.id}", headers=g.auth(t)).get_json()
+        g.table.client.get(f"/api/v1/games/{g.id}", headers=g.auth(t)).get_json()
         for t in [g.banker_token, *g.tokens.values()]
     ]
     assert states[0] == g.created["state"]
@@ -138,7 +129,9 @@ def test_the_banker_and_every_player_read_the_same_state(new_game):
 
 
 def test_players_may_read_the_events_too(game):
-    r = game.client.get(f"/api/v1/games/{game.id}/events", headers=game.auth(game.tokens["p2"]))
+    r = game.table.client.get(
+        f"/api/v1/games/{game.id}/events", headers=game.auth(game.tokens["p2"])
+    )
     assert r.status_code == 200
     assert [e["type"] for e in r.get_json()] == ["started"]
 
@@ -147,7 +140,7 @@ def test_players_may_read_the_events_too(game):
 
 
 def test_a_command_answers_its_version_its_events_and_the_new_state(game):
-    answer = game.ok(ROLL_TO_BALTIC)
+    answer = game.do(ROLL_TO_BALTIC)
     assert list(answer) == ["version", "events", "state"]
     assert answer["version"] == 2 == answer["state"]["version"]
     assert [e["type"] for e in answer["events"]] == ["rolled", "landed", "offer"]
@@ -157,21 +150,21 @@ def test_a_command_answers_its_version_its_events_and_the_new_state(game):
         "property": "baltic-avenue",
         "price": 60,
     }
-    assert answer["state"] == game.state()
+    assert answer["state"] == game.state
 
 
 def test_versions_rise_by_one_for_each_accepted_command_undo_included(game):
-    assert game.state()["version"] == 1
-    assert game.ok(ROLL_TO_BALTIC)["version"] == 2
-    assert game.ok({"type": "buy"})["version"] == 3
-    assert game.ok({"type": "undo"})["version"] == 4
-    assert game.state()["version"] == 4
+    assert game.state["version"] == 1
+    assert game.do(ROLL_TO_BALTIC)["version"] == 2
+    assert game.do({"type": "buy"})["version"] == 3
+    assert game.do({"type": "undo"})["version"] == 4
+    assert game.state["version"] == 4
 
 
 def test_events_are_listed_oldest_first_with_seq_text_time_and_undone(game):
-    game.ok(ROLL_TO_BALTIC)
-    game.ok({"type": "buy"})
-    events = game.events()
+    game.do(ROLL_TO_BALTIC)
+    game.do({"type": "buy"})
+    events = game.history()
     assert [e["seq"] for e in events] == [1, 2, 3, 4, 5]
     assert [e["type"] for e in events] == ["started", "rolled", "landed", "offer", "bought"]
     assert events[-1]["text"] == "Ann bought Baltic Avenue for 60."
@@ -182,15 +175,15 @@ def test_events_are_listed_oldest_first_with_seq_text_time_and_undone(game):
 
 
 def test_an_undo_is_an_event_and_marks_the_events_it_took_back(game):
-    game.ok(ROLL_TO_BALTIC)
-    before_buy = game.state()
-    game.ok({"type": "buy"})
-    answer = game.ok({"type": "undo"})
+    game.do(ROLL_TO_BALTIC)
+    before_buy = game.state
+    game.do({"type": "buy"})
+    answer = game.do({"type": "undo"})
     assert answer["events"] == [
         {"seq": 6, "type": "undone", "text": "Undid: Ann bought Baltic Avenue for 60."}
     ]
     assert {**answer["state"], "version": 0} == {**before_buy, "version": 0}
-    events = game.events()
+    events = game.history()
     assert [(e["seq"], e["type"], e["undone"]) for e in events[-2:]] == [
         (5, "bought", True),
         (6, "undone", False),
@@ -202,11 +195,11 @@ def test_an_undo_is_an_event_and_marks_the_events_it_took_back(game):
 
 
 def _no_token(game):
-    return game.client.post(f"/api/v1/games/{game.id}/commands", json=ROLL_TO_BALTIC)
+    return game.table.client.post(f"/api/v1/games/{game.id}/commands", json=ROLL_TO_BALTIC)
 
 
 def _not_bearer(game):
-    return game.client.post(
+    return game.table.client.post(
         f"/api/v1/games/{game.id}/commands",
         json=ROLL_TO_BALTIC,
         headers={"Authorization": f"Basic {game.banker_token}"},
@@ -215,69 +208,69 @@ def _not_bearer(game):
 
 REFUSALS = {
     "malformed JSON": (
-        lambda g: g.post(None, data='{"type": "roll",', content_type="application/json"),
+        lambda g: g.send(raw='{"type": "roll",'),
         400,
         "malformed_json",
     ),
     "JSON nested too deep to parse": (
-        lambda g: g.post(None, data="[" * 100_000, content_type="application/json"),
+        lambda g: g.send(raw="[" * 100_000),
         400,
         "malformed_json",
     ),
     "a body that is not UTF-8": (
-        lambda g: g.post(None, data=b'{"type": "\xff"}', content_type="application/json"),
+        lambda g: g.send(raw=b'{"type": "\xff"}'),
         400,
         "malformed_json",
     ),
-    "a body that is not an object": (lambda g: g.post([ROLL_TO_BALTIC]), 400, "not_an_object"),
-    "a command without a type": (lambda g: g.post({"player": "p1"}), 400, "unknown_command"),
-    "an unknown command type": (lambda g: g.post({"type": "teleport"}), 400, "unknown_command"),
+    "a body that is not an object": (lambda g: g.send([ROLL_TO_BALTIC]), 400, "not_an_object"),
+    "a command without a type": (lambda g: g.send({"player": "p1"}), 400, "unknown_command"),
+    "an unknown command type": (lambda g: g.send({"type": "teleport"}), 400, "unknown_command"),
     "dice of the wrong type": (
-        lambda g: g.post({**ROLL_TO_BALTIC, "dice": "1 and 2"}),
+        lambda g: g.send({**ROLL_TO_BALTIC, "dice": "1 and 2"}),
         400,
         "wrong_type",
     ),
     "an unknown player id": (
-        lambda g: g.post({**ROLL_TO_BALTIC, "player": "p9"}),
+        lambda g: g.send({**ROLL_TO_BALTIC, "player": "p9"}),
         400,
         "unknown_player",
     ),
     "out-of-range dice": (
-        lambda g: g.post({**ROLL_TO_BALTIC, "dice": [0, 7]}),
+        lambda g: g.send({**ROLL_TO_BALTIC, "dice": [0, 7]}),
         400,
         "out_of_range",
     ),
     "a roll out of turn": (
-        lambda g: g.post({**ROLL_TO_BALTIC, "player": "p2"}),
+        lambda g: g.send({**ROLL_TO_BALTIC, "player": "p2"}),
         422,
         "not_your_turn",
     ),
-    "buying with nothing on offer": (lambda g: g.post({"type": "buy"}), 422, "no_offer"),
+    "buying with nothing on offer": (lambda g: g.send({"type": "buy"}), 422, "no_offer"),
     "no token": (_no_token, 401, "token_missing"),
     "a token that is not a bearer token": (_not_bearer, 401, "token_missing"),
-    "a wrong token": (lambda g: g.post(ROLL_TO_BALTIC, token="x" * 32), 403, "token_not_allowed"),
+    "a wrong token": (lambda g: g.send(ROLL_TO_BALTIC, token="x" * 32), 403, "token_not_allowed"),
     "a player token sending a banker command": (
-        lambda g: g.post(ROLL_TO_BALTIC, token=g.tokens["p1"]),
+        lambda g: g.send(ROLL_TO_BALTIC, token=g.tokens["p1"]),
         403,
         "banker_only",
     ),
     "a stale expected_version": (
-        lambda g: g.post({**ROLL_TO_BALTIC, "expected_version": 0}),
+        lambda g: g.send({**ROLL_TO_BALTIC, "expected_version": 0}),
         409,
         "version_conflict",
     ),
     "an expected_version that is not a whole number": (
-        lambda g: g.post({**ROLL_TO_BALTIC, "expected_version": "1"}),
+        lambda g: g.send({**ROLL_TO_BALTIC, "expected_version": "1"}),
         400,
         "wrong_type",
     ),
     "an expected_version of true": (
-        lambda g: g.post({**ROLL_TO_BALTIC, "expected_version": True}),
+        lambda g: g.send({**ROLL_TO_BALTIC, "expected_version": True}),
         400,
         "wrong_type",
     ),
     "an empty Idempotency-Key": (
-        lambda g: g.post(ROLL_TO_BALTIC, headers={"Idempotency-Key": ""}),
+        lambda g: g.send(ROLL_TO_BALTIC, headers={"Idempotency-Key": ""}),
         400,
         "bad_idempotency_key",
     ),
@@ -287,27 +280,29 @@ REFUSALS = {
 @pytest.mark.parametrize("refusal", REFUSALS, ids=list(REFUSALS))
 def test_a_refused_command_answers_its_status_and_a_sentence_and_changes_nothing(game, refusal):
     send, status, code = REFUSALS[refusal]
-    before = game.snapshot()
+    before = game.now()
     assert_refused(send(game), status, code)
-    assert game.snapshot() == before
+    assert game.now() == before
 
 
 def test_a_stale_expected_version_is_refused_with_409_and_changes_nothing(game):
-    before = game.snapshot()
-    error = assert_refused(game.post({**ROLL_TO_BALTIC, "expected_version": 7}), 409)
+    before = game.now()
+    error = assert_refused(game.send({**ROLL_TO_BALTIC, "expected_version": 7}), 409)
     assert error["message"] == "The game is at version 1, not 7; reload it and try again."
-    assert game.snapshot() == before
+    assert game.now() == before
 
 
 def test_a_current_expected_version_is_accepted(game):
-    assert game.ok({**ROLL_TO_BALTIC, "expected_version": 1})["version"] == 2
+    assert game.do({**ROLL_TO_BALTIC, "expected_version": 1})["version"] == 2
 
 
 def test_a_token_of_another_game_is_refused_with_403(game, new_game):
     other = new_game()
-    r = game.client.get(f"/api/v1/games/{game.id}", headers=other.auth())
+    r = game.table.client.get(f"/api/v1/games/{game.id}", headers=other.auth())
     assert_refused(r, 403, "token_not_allowed")
-    r = game.client.get(f"/api/v1/games/{game.id}/events", headers=other.auth(other.tokens["p1"]))
+    r = game.table.client.get(
+        f"/api/v1/games/{game.id}/events", headers=other.auth(other.tokens["p1"])
+    )
     assert_refused(r, 403, "token_not_allowed")
 
 
@@ -329,7 +324,7 @@ def test_an_unknown_game_is_404_whatever_the_token(client, game, method, path):
 
 @pytest.mark.parametrize("path", ["", "/events"])
 def test_reading_a_game_needs_a_token(game, path):
-    r = game.client.get(f"/api/v1/games/{game.id}{path}")
+    r = game.table.client.get(f"/api/v1/games/{game.id}{path}")
     assert_refused(r, 401, "token_missing")
     assert r.headers["WWW-Authenticate"] == "Bearer"
 
@@ -340,9 +335,9 @@ def test_reading_a_game_needs_a_token(game, path):
 @pytest.fixture
 def claim(game):
     """Ann owns Baltic Avenue and Bob just landed on it: claim c1, Ann may ask Bob for 4."""
-    game.ok(ROLL_TO_BALTIC)
-    game.ok({"type": "buy"})
-    answer = game.ok({"type": "roll", "player": "p2", "dice": [1, 2]})
+    game.do(ROLL_TO_BALTIC)
+    game.do({"type": "buy"})
+    answer = game.do({"type": "roll", "player": "p2", "dice": [1, 2]})
     claims = answer["state"]["pending"]["rent_claims"]
     assert claims == [
         {"id": "c1", "owner": "p1", "payer": "p2", "property": "baltic-avenue", "amount": 4}
@@ -351,7 +346,7 @@ def claim(game):
 
 
 def test_a_player_may_claim_rent_owed_to_that_player(game, claim):
-    answer = game.ok({"type": "claim_rent", "claim": "c1"}, token=game.tokens["p1"])
+    answer = game.do({"type": "claim_rent", "claim": "c1"}, token=game.tokens["p1"])
     cash = {p["id"]: p["cash"] for p in answer["state"]["players"]}
     assert cash == {"p1": 1500 - 60 + 4, "p2": 1500 - 4}
     assert answer["state"]["pending"]["rent_claims"] == []
@@ -366,9 +361,9 @@ def test_a_player_may_claim_rent_owed_to_that_player(game, claim):
     ],
 )
 def test_a_player_may_do_nothing_else_and_is_refused_with_403(game, claim, command):
-    before = game.snapshot()
-    assert_refused(game.post(command, token=game.tokens["p2"]), 403, "banker_only")
-    assert game.snapshot() == before
+    before = game.now()
+    assert_refused(game.send(command, token=game.tokens["p2"]), 403, "banker_only")
+    assert game.now() == before
 
 
 @pytest.mark.parametrize(
@@ -382,13 +377,13 @@ def test_a_players_claim_that_is_not_open_is_refused_by_the_rules_not_the_token(
     game, claim, command, status, code
 ):
     """The token may claim rent; a claim no longer open (or none named) is the core's refusal."""
-    before = game.snapshot()
-    assert_refused(game.post(command, token=game.tokens["p1"]), status, code)
-    assert game.snapshot() == before
+    before = game.now()
+    assert_refused(game.send(command, token=game.tokens["p1"]), status, code)
+    assert game.now() == before
 
 
 def test_the_banker_may_claim_rent_for_a_player(game, claim):
-    answer = game.ok({"type": "claim_rent", "claim": "c1"})
+    answer = game.do({"type": "claim_rent", "claim": "c1"})
     assert answer["state"]["pending"]["rent_claims"] == []
 
 
@@ -397,41 +392,41 @@ def test_the_banker_may_claim_rent_for_a_player(game, claim):
 
 def test_a_repeated_idempotency_key_returns_the_first_answer_and_applies_nothing(game):
     key = {"Idempotency-Key": "roll-1"}
-    first = game.post(ROLL_TO_BALTIC, headers=key)
+    first = game.send(ROLL_TO_BALTIC, headers=key)
     assert first.status_code == 200
-    after_first = game.snapshot()
-    again = game.post(ROLL_TO_BALTIC, headers=key)
+    after_first = game.now()
+    again = game.send(ROLL_TO_BALTIC, headers=key)
     assert again.status_code == 200
     assert again.data == first.data
     assert again.headers["Idempotent-Replayed"] == "true"
-    assert game.snapshot() == after_first
+    assert game.now() == after_first
     # Even a different (here: refused) command under the same key gets the first answer.
-    assert game.post({"type": "buy", "expected_version": 99}, headers=key).data == first.data
-    assert game.snapshot() == after_first
+    assert game.send({"type": "buy", "expected_version": 99}, headers=key).data == first.data
+    assert game.now() == after_first
 
 
 def test_idempotency_keys_are_scoped_to_one_game(game, new_game):
     other = new_game()
-    other.ok({"type": "start", "first": "p2"})
+    other.do({"type": "start", "first": "p2"})
     key = {"Idempotency-Key": "same-key"}
-    game.ok(ROLL_TO_BALTIC, headers=key)
-    answer = other.ok({"type": "roll", "player": "p2", "dice": [2, 3]}, headers=key)
+    game.do(ROLL_TO_BALTIC, headers=key)
+    answer = other.do({"type": "roll", "player": "p2", "dice": [2, 3]}, headers=key)
     assert answer["version"] == 2
     assert answer["state"]["players"][1]["position"] == 5
 
 
 def test_a_refused_command_does_not_use_up_its_idempotency_key(game):
     key = {"Idempotency-Key": "k"}
-    assert_refused(game.post({"type": "buy"}, headers=key), 422)
-    assert game.ok(ROLL_TO_BALTIC, headers=key)["version"] == 2
+    assert_refused(game.send({"type": "buy"}, headers=key), 422)
+    assert game.do(ROLL_TO_BALTIC, headers=key)["version"] == 2
 
 
 def test_a_player_repeating_a_rent_claim_gets_the_first_answer(game, claim):
     key = {"Idempotency-Key": "claim-c1"}
     ann = game.tokens["p1"]
-    first = game.post({"type": "claim_rent", "claim": "c1"}, token=ann, headers=key)
+    first = game.send({"type": "claim_rent", "claim": "c1"}, token=ann, headers=key)
     assert first.status_code == 200
-    again = game.post({"type": "claim_rent", "claim": "c1"}, token=ann, headers=key)
+    again = game.send({"type": "claim_rent", "claim": "c1"}, token=ann, headers=key)
     assert again.data == first.data
 
 
@@ -449,11 +444,11 @@ def test_a_wrong_method_is_a_json_405(client, game):
 
 
 def test_a_body_over_one_megabyte_is_a_json_413_and_changes_nothing(game):
-    before = game.snapshot()
+    before = game.now()
     big = '{"type": "roll", "pad": "' + "x" * (1024 * 1024) + '"}'
-    r = game.post(None, data=big, content_type="application/json")
+    r = game.send(raw=big)
     assert_refused(r, 413, "body_too_large")
-    assert game.snapshot() == before
+    assert game.now() == before
 
 
 def test_pages_outside_the_api_keep_html_errors(client):
@@ -553,14 +548,14 @@ def test_any_command_gets_a_contract_answer_and_a_refusal_changes_nothing(
     new_game, opening, command
 ):
     g = new_game(["Ann", "Bob"])
-    g.ok({"type": "start", "first": "p1"})
+    g.do({"type": "start", "first": "p1"})
     for c in opening:
-        g.ok(c)
-    before = g.snapshot()
-    r = g.post(command)
+        g.do(c)
+    before = g.now()
+    r = g.send(command)
     if r.status_code == 200:
         assert r.get_json()["version"] == before[0]["version"] + 1
     else:
         assert_refused(r, r.status_code)
         assert r.status_code in (400, 409, 422)
-        assert g.snapshot() == before
+        assert g.now() == before

@@ -10,9 +10,10 @@ from __future__ import annotations
 import copy
 
 import pytest
+from game import Game
+from table_web import FlaskTable
 
 from banker.rules.permissions import BANKER_ONLY, NOT_PLAYERS_ACT
-from tests.conftest import Game
 from tests.rules.helpers import started
 
 
@@ -26,38 +27,30 @@ def seat(client, store):
         state["game_id"] = game_id
         names = [p["name"] for p in state["players"]]
         created = store._add_game(game_id, state["edition"], names, None, state)
-        return Game(client, created)
+        return Game.of(FlaskTable(client), created)
 
     return make
 
 
 def forbidden(g: Game, command: dict, token: str, sentence: str | None = None) -> None:
     """The command from this token is 403 banker_only and changes nothing."""
-    before = g.snapshot()
-    r = g.post(command, token=token)
-    assert r.status_code == 403, r.get_json()
-    error = r.get_json()["error"]
-    assert error["code"] == "banker_only"
-    assert error["message"].endswith(".")
+    error = g.refused(403, command, token=token, code="banker_only")
+    assert error.message.endswith(".")
     if sentence:
-        assert error["message"] == sentence
-    assert g.snapshot() == before
+        assert error.message == sentence
 
 
 def refused(g: Game, command: dict, token: str, status: int = 422) -> dict:
     """The rules refuse the command from this token as they would the Banker's."""
-    before = g.snapshot()
-    r = g.post(command, token=token)
-    assert r.status_code == status, r.get_json()
-    assert g.snapshot() == before
-    banker = g.post(command)
+    said = g.refused(status, command, token=token)
+    banker = g.send(command)
     assert banker.status_code == status
-    assert banker.get_json() == r.get_json()
-    return r.get_json()
+    assert banker.get_json() == {"error": {"code": said.code, "message": said.message}}
+    return banker.get_json()
 
 
 def player_of(g: Game, pid: str) -> dict:
-    return next(p for p in g.state()["players"] if p["id"] == pid)
+    return next(p for p in g.state["players"] if p["id"] == pid)
 
 
 @pytest.fixture
@@ -71,7 +64,7 @@ def offered(seat):
 def test_a_player_buys_their_own_offer(offered):
     ann, bob = offered.tokens["p1"], offered.tokens["p2"]
     forbidden(offered, {"type": "buy"}, bob)
-    answer = offered.ok({"type": "buy"}, token=ann)
+    answer = offered.do({"type": "buy"}, token=ann)
     assert answer["state"]["properties"]["baltic-avenue"]["owner"] == "p1"
     assert player_of(offered, "p1")["cash"] == 1500 - 60
     forbidden(offered, {"type": "buy"}, ann)  # no offer open any more: nothing of Ann's
@@ -80,15 +73,15 @@ def test_a_player_buys_their_own_offer(offered):
 def test_a_player_sends_their_own_offer_to_auction_and_players_bid_for_themselves(offered):
     ann, bob, cat = (offered.tokens[p] for p in ("p1", "p2", "p3"))
     forbidden(offered, {"type": "auction"}, cat)
-    offered.ok({"type": "auction"}, token=ann)
+    offered.do({"type": "auction"}, token=ann)
     forbidden(offered, {"type": "bid", "player": "p3", "amount": 10}, bob)
-    answer = offered.ok({"type": "bid", "player": "p2", "amount": 10}, token=bob)
+    answer = offered.do({"type": "bid", "player": "p2", "amount": 10}, token=bob)
     assert answer["state"]["pending"]["auction"]["high_bid"] == 10
     assert answer["state"]["pending"]["auction"]["high_bidder"] == "p2"
     refused(offered, {"type": "bid", "player": "p3", "amount": 5}, cat)  # below the high bid
     forbidden(offered, {"type": "close_auction"}, bob, BANKER_ONLY["close_auction"])
-    offered.ok({"type": "close_auction"})
-    assert offered.state()["properties"]["baltic-avenue"]["owner"] == "p2"
+    offered.do({"type": "close_auction"})
+    assert offered.state["properties"]["baltic-avenue"]["owner"] == "p2"
 
 
 @pytest.fixture
@@ -103,7 +96,7 @@ def test_a_player_pays_their_own_jail_fine(jailed):
     ann, bob = jailed.tokens["p1"], jailed.tokens["p2"]
     forbidden(jailed, {"type": "pay_jail_fine", "player": "p1"}, bob)
     refused(jailed, {"type": "pay_jail_fine", "player": "p2"}, bob)  # Bob is not in jail
-    jailed.ok({"type": "pay_jail_fine", "player": "p1"}, token=ann)
+    jailed.do({"type": "pay_jail_fine", "player": "p1"}, token=ann)
     me = player_of(jailed, "p1")
     assert (me["in_jail"], me["cash"]) == (False, 1450)
 
@@ -112,7 +105,7 @@ def test_a_player_uses_their_own_jail_card(jailed):
     ann, bob = jailed.tokens["p1"], jailed.tokens["p2"]
     forbidden(jailed, {"type": "use_jail_card", "player": "p1", "deck": "chance"}, bob)
     refused(jailed, {"type": "use_jail_card", "player": "p1", "deck": "community_chest"}, ann)
-    jailed.ok({"type": "use_jail_card", "player": "p1", "deck": "chance"}, token=ann)
+    jailed.do({"type": "use_jail_card", "player": "p1", "deck": "chance"}, token=ann)
     me = player_of(jailed, "p1")
     assert (me["in_jail"], me["jail_cards"], me["cash"]) == (False, [], 1500)
 
@@ -130,8 +123,8 @@ def test_a_player_builds_only_on_their_own_deeds(purples):
     ann, bob = purples.tokens["p1"], purples.tokens["p2"]
     build = {"type": "build", "property": "baltic-avenue"}
     forbidden(purples, build, bob)
-    purples.ok(build, token=ann)
-    assert purples.state()["properties"]["baltic-avenue"]["houses"] == 1
+    purples.do(build, token=ann)
+    assert purples.state["properties"]["baltic-avenue"]["houses"] == 1
     assert player_of(purples, "p1")["cash"] == 1450
     refused(purples, build, ann)  # build evenly: Mediterranean first
     forbidden(purples, {"type": "build", "property": "reading-railroad"}, ann)
@@ -143,10 +136,10 @@ def test_a_player_sells_only_their_own_buildings(purples):
     ann, bob = purples.tokens["p1"], purples.tokens["p2"]
     sell = {"type": "sell_building", "property": "baltic-avenue"}
     refused(purples, sell, ann)  # nothing to sell yet
-    purples.ok({"type": "build", "property": "baltic-avenue"}, token=ann)
+    purples.do({"type": "build", "property": "baltic-avenue"}, token=ann)
     forbidden(purples, sell, bob)
-    purples.ok(sell, token=ann)
-    assert purples.state()["properties"]["baltic-avenue"]["houses"] == 0
+    purples.do(sell, token=ann)
+    assert purples.state["properties"]["baltic-avenue"]["houses"] == 0
     assert player_of(purples, "p1")["cash"] == 1475
 
 
@@ -156,14 +149,14 @@ def test_a_player_mortgages_and_lifts_only_their_own_deeds(purples):
     lift = {"type": "unmortgage", "property": "baltic-avenue"}
     forbidden(purples, mortgage, bob)
     refused(purples, lift, ann)  # not mortgaged
-    purples.ok(mortgage, token=ann)
+    purples.do(mortgage, token=ann)
     assert player_of(purples, "p1")["cash"] == 1530
     refused(purples, mortgage, ann)  # already mortgaged
     forbidden(purples, lift, bob)
-    purples.ok(lift, token=ann)
+    purples.do(lift, token=ann)
     assert player_of(purples, "p1")["cash"] == 1497  # 30 and 10% interest
     forbidden(purples, {"type": "mortgage", "property": "reading-railroad"}, ann)
-    purples.ok({"type": "mortgage", "property": "reading-railroad"}, token=bob)
+    purples.do({"type": "mortgage", "property": "reading-railroad"}, token=bob)
 
 
 def test_a_player_pays_their_own_debt(seat):
@@ -175,10 +168,10 @@ def test_a_player_pays_their_own_debt(seat):
     ann, bob = api.tokens["p1"], api.tokens["p2"]
     forbidden(api, {"type": "pay_debt"}, bob)
     refused(api, {"type": "pay_debt"}, ann)  # not enough cash yet
-    api.ok({"type": "adjust", "player": "p1", "amount": 150, "reason": "found under the board"})
-    api.ok({"type": "pay_debt"}, token=ann)
+    api.do({"type": "adjust", "player": "p1", "amount": 150, "reason": "found under the board"})
+    api.do({"type": "pay_debt"}, token=ann)
     assert player_of(api, "p1")["cash"] == 50
-    assert api.state()["pending"]["debt"] is None
+    assert api.state["pending"]["debt"] is None
 
 
 def test_a_player_claims_their_own_rent(seat):
@@ -190,7 +183,7 @@ def test_a_player_claims_their_own_rent(seat):
     api = seat(g)
     command = {"type": "claim_rent", "claim": claim["id"]}
     forbidden(api, command, api.tokens["p3"])
-    api.ok(command, token=api.tokens["p1"])
+    api.do(command, token=api.tokens["p1"])
     assert player_of(api, "p2")["cash"] == 1500 - 4
     refused(api, command, api.tokens["p1"])  # paid: no longer open
 
@@ -229,7 +222,7 @@ def test_a_command_a_player_cannot_send_is_403_even_when_malformed(offered):
 
 def test_a_malformed_player_command_is_the_rules_400(offered):
     ann = offered.tokens["p1"]
-    offered.ok({"type": "auction"})
+    offered.do({"type": "auction"})
     refused(offered, {"type": "bid", "player": "p1"}, ann, status=400)
     refused(offered, {"type": "bid", "player": "p1", "amount": "ten"}, ann, status=400)
 
@@ -265,18 +258,18 @@ def test_without_players_act_a_player_may_only_claim_rent(seat):
     forbidden(api, {"type": "mortgage", "property": "baltic-avenue"}, ann, NOT_PLAYERS_ACT)
     forbidden(api, {"type": "pay_jail_fine", "player": "p1"}, ann, NOT_PLAYERS_ACT)
     forbidden(api, {"type": "propose_trade", "from": "p1"}, ann, NOT_PLAYERS_ACT)
-    api.ok({"type": "claim_rent", "claim": g.claims[0]["id"]}, token=ann)
+    api.do({"type": "claim_rent", "claim": g.claims[0]["id"]}, token=ann)
     assert player_of(api, "p1")["cash"] == 1500 + 4
 
 
 def test_a_game_created_without_players_act_keeps_every_command_but_claims_the_bankers(new_game):
     g = new_game(["Ann", "Bob"], options={"players_act": False})
-    assert g.state()["options"]["players_act"] is False
-    g.ok({"type": "start", "first": "p1"})
-    g.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
+    assert g.state["options"]["players_act"] is False
+    g.do({"type": "start", "first": "p1"})
+    g.do({"type": "roll", "player": "p1", "dice": [1, 2]})
     forbidden(g, {"type": "buy"}, g.tokens["p1"], NOT_PLAYERS_ACT)
-    g.ok({"type": "buy"})
-    g.ok({"type": "roll", "player": "p2", "dice": [1, 2]})
-    (claim,) = g.state()["pending"]["rent_claims"]
-    g.ok({"type": "claim_rent", "claim": claim["id"]}, token=g.tokens["p1"])
+    g.do({"type": "buy"})
+    g.do({"type": "roll", "player": "p2", "dice": [1, 2]})
+    (claim,) = g.state["pending"]["rent_claims"]
+    g.do({"type": "claim_rent", "claim": claim["id"]}, token=g.tokens["p1"])
     assert player_of(g, "p1")["cash"] == 1500 - 60 + 4

@@ -43,28 +43,24 @@ def deal(**changes) -> dict:
 def owned(new_game):
     """Ann, Bob and Cat; Ann owns Baltic Avenue; Bob's turn to roll."""
     g = new_game(["Ann", "Bob", "Cat"])
-    g.ok({"type": "start", "first": "p1"})
-    g.ok(ROLL_TO_BALTIC)
-    g.ok({"type": "buy"})
+    g.do({"type": "start", "first": "p1"})
+    g.do(ROLL_TO_BALTIC)
+    g.do({"type": "buy"})
     return g
 
 
 def refused_403(g, command, token):
-    before = g.snapshot()
-    r = g.post(command, token=token)
-    assert r.status_code == 403, r.get_json()
-    assert r.get_json()["error"]["code"] == "banker_only"
-    assert g.snapshot() == before
+    g.refused(403, command, token=token, code="banker_only")
 
 
 def offers(g) -> list[dict]:
-    return g.state()["pending"]["trade_offers"]
+    return g.state["pending"]["trade_offers"]
 
 
 def test_a_player_proposes_only_from_themselves(owned):
     refused_403(owned, deal(), owned.tokens["p2"])
     refused_403(owned, deal(), owned.tokens["p3"])
-    answer = owned.ok(deal(), token=owned.tokens["p1"])
+    answer = owned.do(deal(), token=owned.tokens["p1"])
     (offer,) = answer["state"]["pending"]["trade_offers"]
     assert isinstance(offer["id"], str)
     assert (offer["from"], offer["to"]) == ("p1", "p2")
@@ -73,53 +69,53 @@ def test_a_player_proposes_only_from_themselves(owned):
 
 
 def test_only_the_offers_to_accepts_it_and_it_is_carried_out_as_a_trade(owned):
-    owned.ok(deal(), token=owned.tokens["p1"])
+    owned.do(deal(), token=owned.tokens["p1"])
     (offer,) = offers(owned)
     accept = {"type": "accept_trade", "offer": offer["id"]}
     refused_403(owned, accept, owned.tokens["p1"])
     refused_403(owned, accept, owned.tokens["p3"])
-    owned.ok(accept, token=owned.tokens["p2"])
-    state = owned.state()
+    owned.do(accept, token=owned.tokens["p2"])
+    state = owned.state
     assert state["properties"]["baltic-avenue"]["owner"] == "p2"
     cash = {p["id"]: p["cash"] for p in state["players"]}
     assert cash == {"p1": 1500 - 60 + 50, "p2": 1500 - 50, "p3": 1500}
     assert state["pending"]["trade_offers"] == []
     # No longer open: the rules' 422, for its side as for the Banker.
-    r = owned.post(accept, token=owned.tokens["p2"])
+    r = owned.send(accept, token=owned.tokens["p2"])
     assert r.status_code == 422
 
 
 def test_either_side_declines_or_withdraws_and_no_one_else(owned):
-    owned.ok(deal(), token=owned.tokens["p1"])
-    owned.ok(
+    owned.do(deal(), token=owned.tokens["p1"])
+    owned.do(
         deal(receive={"cash": 70, "properties": [], "jail_cards": []}), token=owned.tokens["p1"]
     )
     first, second = offers(owned)
     refused_403(owned, {"type": "decline_trade", "offer": first["id"]}, owned.tokens["p3"])
-    owned.ok({"type": "decline_trade", "offer": first["id"]}, token=owned.tokens["p2"])
-    owned.ok({"type": "decline_trade", "offer": second["id"]}, token=owned.tokens["p1"])
+    owned.do({"type": "decline_trade", "offer": first["id"]}, token=owned.tokens["p2"])
+    owned.do({"type": "decline_trade", "offer": second["id"]}, token=owned.tokens["p1"])
     assert offers(owned) == []
-    assert owned.state()["properties"]["baltic-avenue"]["owner"] == "p1"
+    assert owned.state["properties"]["baltic-avenue"]["owner"] == "p1"
 
 
 def test_the_banker_may_answer_an_offer_for_either_side(owned):
-    owned.ok(deal(), token=owned.tokens["p1"])
+    owned.do(deal(), token=owned.tokens["p1"])
     (offer,) = offers(owned)
-    owned.ok({"type": "accept_trade", "offer": offer["id"]})
-    assert owned.state()["properties"]["baltic-avenue"]["owner"] == "p2"
+    owned.do({"type": "accept_trade", "offer": offer["id"]})
+    assert owned.state["properties"]["baltic-avenue"]["owner"] == "p2"
 
 
 def test_an_offer_no_longer_possible_is_the_rules_422_and_stays_open(owned):
-    owned.ok(deal(), token=owned.tokens["p1"])
+    owned.do(deal(), token=owned.tokens["p1"])
     (offer,) = offers(owned)
-    owned.ok({"type": "adjust", "player": "p2", "amount": -1460, "reason": "bench"})
-    r = owned.post({"type": "accept_trade", "offer": offer["id"]}, token=owned.tokens["p2"])
+    owned.do({"type": "adjust", "player": "p2", "amount": -1460, "reason": "bench"})
+    r = owned.send({"type": "accept_trade", "offer": offer["id"]}, token=owned.tokens["p2"])
     assert r.status_code == 422
     assert offers(owned) == [offer]
 
 
 def test_a_proposal_trade_would_refuse_is_the_rules_422(owned):
     bad = deal(give={"cash": 0, "properties": ["boardwalk"], "jail_cards": []})
-    r = owned.post(bad, token=owned.tokens["p1"])
+    r = owned.send(bad, token=owned.tokens["p1"])
     assert r.status_code == 422
     assert offers(owned) == []

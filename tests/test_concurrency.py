@@ -11,7 +11,9 @@ import time
 from urllib.parse import urlsplit
 
 import pytest
+from game import Game
 from serving import Server, call
+from table_web import HttpTable
 
 from banker import rules
 from banker.store import Store
@@ -29,15 +31,9 @@ def server(tmp_path_factory):
 @pytest.fixture
 def game(server):
     """A started game of Ann, Bob and Cat on the real server: (commands URL, token, game id)."""
-    status, _, created = call(
-        f"{server.url}/api/v1/games", "POST", {"players": ["Ann", "Bob", "Cat"]}
-    )
-    assert status == 201
-    game_id, token = created["game_id"], created["banker_token"]
-    url = f"{server.url}/api/v1/games/{game_id}"
-    status, _, _ = call(f"{url}/commands", "POST", {"type": "start", "first": "p1"}, token)
-    assert status == 200
-    return url, token, game_id
+    g = Game(HttpTable(server.url), ["Ann", "Bob", "Cat"])
+    g.start("p1")
+    return f"{server.url}/api/v1/games/{g.id}", g.banker_token, g.id
 
 
 def together(*jobs):

@@ -6,8 +6,6 @@ from __future__ import annotations
 import json
 import random
 import sqlite3
-import subprocess
-import sys
 import threading
 import time
 import uuid
@@ -15,7 +13,9 @@ from http.client import HTTPException
 
 import pytest
 from conftest import a_plausible_command
-from serving import REPO, Server, call
+from game import Game
+from serving import Server, call, run_banker
+from table_web import HttpTable
 
 from banker import rules
 from banker.store import Store, backup
@@ -218,46 +218,34 @@ def test_backup_writes_a_consistent_copy_while_commands_are_being_written(tmp_pa
 
 def test_banker_backup_copies_the_database_of_a_running_server_and_the_copy_serves(tmp_path):
     server = Server(tmp_path / "games.db", tmp_path / "server.log")
-    base = server.start()
+    server.start()
     try:
-        status, _, created = call(f"{base}/api/v1/games", "POST", {"players": ["Ann", "Bob"]})
-        game_id, token = created["game_id"], created["banker_token"]
-        url = f"{base}/api/v1/games/{game_id}"
-        call(f"{url}/commands", "POST", {"type": "start", "first": "p1"}, token)
-        call(f"{url}/commands", "POST", {"type": "roll", "player": "p1", "dice": [1, 2]}, token)
-        call(f"{url}/commands", "POST", {"type": "buy"}, token)
-        _, _, before = call(url, token=token)
+        g = Game(HttpTable(server.url))
+        g.start("p1")
+        g.roll("p1", 1, 2)
+        g.do(type="buy")
+        before = g.state
 
-        out = subprocess.run(
-            [sys.executable, "-m", "banker", "backup", str(tmp_path / "backup.db"), "--db",
-             str(tmp_path / "games.db")],
-            capture_output=True, text=True, cwd=REPO, timeout=60,
-        )  # fmt: skip
+        out = run_banker("backup", str(tmp_path / "backup.db"), "--db", str(tmp_path / "games.db"))
         assert out.returncode == 0, out.stderr
         assert out.stdout == (
             f"Backed up 1 game from {tmp_path / 'games.db'} to {tmp_path / 'backup.db'}.\n"
         )
         # The server is still serving after the backup.
-        status, _, after = call(url, token=token)
-        assert (status, after) == (200, before)
+        assert g.state == before
     finally:
         server.stop()
 
     # Restore: start a server on the copy; the game is there as it was, tokens included.
     restored = Server(tmp_path / "backup.db", tmp_path / "restored.log")
-    base = restored.start()
+    restored.start()
     try:
-        status, _, state = call(f"{base}/api/v1/games/{game_id}", token=token)
-        assert (status, state) == (200, before)
+        g = Game.of(HttpTable(restored.url), g.created)
+        state = g.state
+        assert state == before
         assert state["properties"]["baltic-avenue"]["owner"] == "p1"
         assert state["players"][0]["cash"] == 1440
-        status, _, answer = call(
-            f"{base}/api/v1/games/{game_id}/commands",
-            "POST",
-            {"type": "roll", "player": "p2", "dice": [3, 4]},
-            token,
-        )
-        assert (status, answer["version"]) == (200, 4)
+        assert g.roll("p2", 3, 4)["version"] == 4
     finally:
         restored.stop()
 
@@ -274,13 +262,6 @@ def test_banker_backup_copies_the_database_of_a_running_server_and_the_copy_serv
 )
 def test_banker_backup_refuses_a_missing_database_or_a_copy_over_itself(tmp_path, args, message):
     Store(tmp_path / "games.db").close()
-    out = subprocess.run(
-        [sys.executable, "-m", "banker", "backup", *args],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"},
-        timeout=60,
-    )
+    out = run_banker("backup", *args, cwd=tmp_path)
     assert (out.returncode, out.stdout, out.stderr) == (1, "", message)
     assert sorted(p.name for p in tmp_path.iterdir() if p.suffix == ".db") == ["games.db"]

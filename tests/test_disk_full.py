@@ -24,34 +24,34 @@ def free_the_disk(store) -> None:
 
 def test_a_full_disk_refuses_the_command_with_507_and_records_nothing(client, new_game, store):
     g = new_game(["Ann", "Bob"])
-    g.ok({"type": "start", "first": "p1"})
+    g.do({"type": "start", "first": "p1"})
     fill_the_disk(store)
     # The first commands may still fit in the file's free room; one soon does not.
     for _ in range(200):
-        before = g.snapshot()
-        r = g.post(BONUS)
+        before = g.now()
+        r = g.send(BONUS)
         if r.status_code != 200:
             break
     assert r.status_code == 507
     assert r.get_json() == {"error": {"code": "disk_full", "message": FULL + (
         " Free some space on it and try again: the game goes on from where it was.")}}  # fmt: skip
-    assert g.snapshot() == before
+    assert g.now() == before
     cash = before[0]["players"][0]["cash"]
     # Once space is freed, the same command goes through, once.
     free_the_disk(store)
-    answer = g.ok(BONUS)
+    answer = g.do(BONUS)
     assert answer["version"] == before[0]["version"] + 1
     assert answer["state"]["players"][0]["cash"] == cash + 100
 
 
 def test_a_full_disk_is_told_in_words_on_the_banker_s_page(client, new_game, store):
     g = new_game(["Ann", "Bob"])
-    g.ok({"type": "start", "first": "p1"})
+    g.do({"type": "start", "first": "p1"})
     assert client.get(f"/games/{g.id}?token={g.banker_token}").status_code == 303
     fill_the_disk(store)
     for _ in range(200):
-        before = g.snapshot()
-        if g.post(BONUS).status_code != 200:
+        before = g.now()
+        if g.send(BONUS).status_code != 200:
             break
     form = {"type": "adjust", "player": "p1", "amount": "100", "reason": "Bonus", "key": "k" * 16}
     # Without JavaScript: back to the table screen (303), which says it in words.
@@ -64,12 +64,12 @@ def test_a_full_disk_is_told_in_words_on_the_banker_s_page(client, new_game, sto
     )
     assert r.status_code == 507
     assert FULL in unescape(r.get_data(as_text=True))
-    assert g.snapshot() == before
+    assert g.now() == before
     free_the_disk(store)
     r = client.post(f"/games/{g.id}/act", data={**form, "key": "n" * 16})
     assert r.status_code == 303
     assert FULL not in client.get(r.location).get_data(as_text=True)
-    assert g.state()["version"] == before[0]["version"] + 1
+    assert g.state["version"] == before[0]["version"] + 1
 
 
 def test_creating_a_game_on_a_full_disk_is_refused_and_creates_nothing(client, store):

@@ -30,21 +30,21 @@ def text_of(page: str) -> str:
 
 @pytest.fixture
 def shown(new_game, client):
-    """A started game of Ann and Bob; shown(path) -> (status, visible text)."""
+    """A started game of Ann and Bob; shown.page(path) -> (status, visible text)."""
     g = new_game(["Ann", "Bob"])
-    g.ok(START)
+    g.do(START)
     g.display = path_of(g.created["display_url"])
 
     def get(path: str):
         r = client.get(path)
         return r.status_code, text_of(r.get_data(as_text=True))
 
-    g.get = get
+    g.page = get
     return g
 
 
 def test_the_display_names_every_space_as_printed(shown):
-    status, text = shown.get(shown.display)
+    status, text = shown.page(shown.display)
     assert status == 200
     for space in SPACES:
         name = "In Jail / Just Visiting" if space.index == 10 else space.name
@@ -53,24 +53,24 @@ def test_the_display_names_every_space_as_printed(shown):
 
 
 def test_the_display_shows_owners_buildings_mortgages_tokens_and_whose_turn(shown, client):
-    shown.ok({"type": "roll", "player": "p1", "dice": [1, 2]})  # Baltic Avenue
-    shown.ok({"type": "buy"})
+    shown.do({"type": "roll", "player": "p1", "dice": [1, 2]})  # Baltic Avenue
+    shown.do({"type": "buy"})
     page = client.get(shown.display).get_data(as_text=True)
     baltic = page.split('id="space-3"')[1].split('id="space-4"')[0]
     assert "Ann" in baltic and "owned seat-0" in page
-    shown.ok({"type": "mortgage", "property": "baltic-avenue"})
+    shown.do({"type": "mortgage", "property": "baltic-avenue"})
     page = client.get(shown.display).get_data(as_text=True)
     baltic = page.split('id="space-3"')[1].split('id="space-4"')[0]
     assert "Mortgaged" in baltic
-    status, text = shown.get(shown.display)
+    status, text = shown.page(shown.display)
     assert "Turn: Bob" in text and "Bob rolls the dice." in text
     assert "Ann mortgaged Baltic Avenue" in text
 
 
 def test_a_jailed_token_stands_in_jail_not_on_just_visiting(shown, client):
-    shown.ok({"type": "roll", "player": "p1", "dice": [4, 6]})  # Jail: just visiting
-    shown.ok({"type": "move", "player": "p2", "position": 20})
-    shown.ok({"type": "roll", "player": "p2", "dice": [4, 6]})  # Go to Jail
+    shown.do({"type": "roll", "player": "p1", "dice": [4, 6]})  # Jail: just visiting
+    shown.do({"type": "move", "player": "p2", "position": 20})
+    shown.do({"type": "roll", "player": "p2", "dice": [4, 6]})  # Go to Jail
     page = client.get(shown.display).get_data(as_text=True)
     jail = page.split('class="jail-in"')[1].split('class="visiting"')[0]
     visiting = page.split('class="visiting"')[1].split("</div>")[0]
@@ -79,25 +79,25 @@ def test_a_jailed_token_stands_in_jail_not_on_just_visiting(shown, client):
 
 
 def test_an_open_auction_and_a_rent_claim_show_in_the_centre(shown, client):
-    shown.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
-    shown.ok({"type": "auction"})
-    shown.ok({"type": "bid", "player": "p2", "amount": 40})
-    status, text = shown.get(shown.display)
+    shown.do({"type": "roll", "player": "p1", "dice": [1, 2]})
+    shown.do({"type": "auction"})
+    shown.do({"type": "bid", "player": "p2", "amount": 40})
+    status, text = shown.page(shown.display)
     assert "Auction: Baltic Avenue" in text and "High bid 40 by Bob" in text
-    shown.ok({"type": "close_auction"})
-    shown.ok({"type": "roll", "player": "p2", "dice": [1, 2]})  # Bob on his own Baltic
-    shown.ok({"type": "move", "player": "p1", "position": 1})
-    shown.ok({"type": "roll", "player": "p1", "dice": [1, 1]})  # Ann lands on Baltic
-    status, text = shown.get(shown.display)
+    shown.do({"type": "close_auction"})
+    shown.do({"type": "roll", "player": "p2", "dice": [1, 2]})  # Bob on his own Baltic
+    shown.do({"type": "move", "player": "p1", "position": 1})
+    shown.do({"type": "roll", "player": "p1", "dice": [1, 1]})  # Ann lands on Baltic
+    status, text = shown.page(shown.display)
     assert "Rent to ask for" in text
     assert "Bob may ask Ann for 4 rent on Baltic Avenue." in text
 
 
 def test_the_display_poll_answers_204_while_nothing_changed(shown, client):
-    version = shown.state()["version"]
+    version = shown.state["version"]
     r = client.get(f"{shown.display}/version?v={version}")
     assert r.status_code == 204 and r.data == b""
-    shown.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
+    shown.do({"type": "roll", "player": "p1", "dice": [1, 2]})
     r = client.get(f"{shown.display}/version?v={version}")
     assert r.status_code == 200
     body = r.get_data(as_text=True)
@@ -129,17 +129,17 @@ def test_a_replaced_display_token_says_so_and_the_new_one_works(shown, client):
 
 def test_the_display_can_change_nothing(shown, client):
     token = shown.display.rsplit("/", 1)[1]
-    before = shown.state()
-    r = shown.post({"type": "roll", "player": "p1", "dice": [1, 2]}, token=token)
+    before = shown.state
+    r = shown.send({"type": "roll", "player": "p1", "dice": [1, 2]}, token=token)
     assert r.status_code == 403
     assert client.post(shown.display).status_code == 405
-    assert shown.state() == before
+    assert shown.state == before
 
 
 def test_with_private_cash_the_display_shows_no_ones_cash(new_game, client):
     g = new_game(["Ann", "Bob"], options={"private_cash": True})
-    g.ok(START)
-    g.ok({"type": "adjust", "player": "p1", "amount": 1234, "reason": "test"})
+    g.do(START)
+    g.do({"type": "adjust", "player": "p1", "amount": 1234, "reason": "test"})
     page = text_of(client.get(path_of(g.created["display_url"])).get_data(as_text=True))
     assert "2,734" not in page and "1,500" not in page
     assert "Cash is private in this game." in page
@@ -150,21 +150,21 @@ def test_with_private_cash_the_display_shows_no_ones_cash(new_game, client):
 
 
 def test_without_private_cash_the_display_shows_everyones_cash(shown, client):
-    shown.ok({"type": "adjust", "player": "p1", "amount": 1234, "reason": "test"})
-    status, text = shown.get(shown.display)
+    shown.do({"type": "adjust", "player": "p1", "amount": 1234, "reason": "test"})
+    status, text = shown.page(shown.display)
     assert "2,734" in text and "1,500" in text
 
 
 def test_the_story_pages_answer_to_their_own_tokens(shown, client):
-    shown.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
-    shown.ok({"type": "buy"})
-    status, text = shown.get(shown.display + "/story")
+    shown.do({"type": "roll", "player": "p1", "dice": [1, 2]})
+    shown.do({"type": "buy"})
+    status, text = shown.page(shown.display + "/story")
     assert status == 200 and "Net worth over the game" in text
     assert client.get(f"/games/{shown.id}/story").status_code == 403
     client.get(f"/games/{shown.id}?token={shown.banker_token}")  # the Banker's cookie
-    status, text = shown.get(f"/games/{shown.id}/story")
+    status, text = shown.page(f"/games/{shown.id}/story")
     assert status == 200 and "Standings" in text
-    status, text = shown.get(f"/join/{shown.tokens['p1']}/story")
+    status, text = shown.page(f"/join/{shown.tokens['p1']}/story")
     assert status == 200 and "Rent collected per deed" in text
     assert client.get("/join/nope/story").status_code == 404
 
@@ -191,8 +191,8 @@ def test_the_bankers_table_offers_the_big_screen(shown, client):
 
 
 def test_the_phone_board_lists_every_space_with_each_deeds_card(shown, client):
-    shown.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
-    shown.ok({"type": "buy"})
+    shown.do({"type": "roll", "player": "p1", "dice": [1, 2]})
+    shown.do({"type": "buy"})
     client.get(f"/games/{shown.id}?token={shown.banker_token}")
     page = client.get(f"/games/{shown.id}/board").get_data(as_text=True)
     text = text_of(page)
@@ -207,13 +207,13 @@ def test_the_phone_board_lists_every_space_with_each_deeds_card(shown, client):
 
 def test_the_story_of_a_game_won_by_bankruptcy(new_game, client):
     g = new_game(["Ann", "Bob"])
-    g.ok(START)
-    g.ok({"type": "roll", "player": "p1", "dice": [1, 2]})  # Baltic Avenue
-    g.ok({"type": "buy"})
-    g.ok({"type": "adjust", "player": "p2", "amount": -1500, "reason": "test"})
-    g.ok({"type": "roll", "player": "p2", "dice": [1, 3]})  # Income Tax: a debt of 200
-    g.ok({"type": "bankrupt", "player": "p2"})
-    assert g.state()["status"] == "finished"
+    g.do(START)
+    g.do({"type": "roll", "player": "p1", "dice": [1, 2]})  # Baltic Avenue
+    g.do({"type": "buy"})
+    g.do({"type": "adjust", "player": "p2", "amount": -1500, "reason": "test"})
+    g.do({"type": "roll", "player": "p2", "dice": [1, 3]})  # Income Tax: a debt of 200
+    g.do({"type": "bankrupt", "player": "p2"})
+    assert g.state["status"] == "finished"
     text = text_of(client.get(path_of(g.created["display_url"]) + "/story").get_data(as_text=True))
     assert "The game is over" in text and "Ann won: the last player standing." in text
     standings = text.split("Standings")[1].split("Net worth over the game")[0]
@@ -223,13 +223,13 @@ def test_the_story_of_a_game_won_by_bankruptcy(new_game, client):
 
 def test_the_story_of_a_game_scored_at_the_deadline(new_game, client):
     g = new_game(["Ann", "Bob"], options={"deadline": True})
-    g.ok(START)
-    g.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
-    g.ok({"type": "buy"})
-    g.ok({"type": "roll", "player": "p2", "dice": [2, 3]})
-    g.ok({"type": "buy"})
-    g.ok({"type": "call_time"})
-    state = g.state()
+    g.do(START)
+    g.do({"type": "roll", "player": "p1", "dice": [1, 2]})
+    g.do({"type": "buy"})
+    g.do({"type": "roll", "player": "p2", "dice": [2, 3]})
+    g.do({"type": "buy"})
+    g.do({"type": "call_time"})
+    state = g.state
     assert state["status"] == "finished" and state["scores"] == {"p1": 1500, "p2": 1500}
     text = text_of(client.get(path_of(g.created["display_url"]) + "/story").get_data(as_text=True))
     assert "Scored at the agreed deadline: Ann and Bob share the win." in text
@@ -238,12 +238,12 @@ def test_the_story_of_a_game_scored_at_the_deadline(new_game, client):
 
 def test_the_story_of_a_stopped_game_says_it_is_unfinished(new_game, client):
     g = new_game(["Ann", "Bob"])
-    g.ok(START)
-    g.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
-    g.ok({"type": "buy"})
-    g.ok({"type": "adjust", "player": "p2", "amount": 100, "reason": "test"})
-    g.ok({"type": "stop"})
-    assert g.state()["status"] == "unfinished"
+    g.do(START)
+    g.do({"type": "roll", "player": "p1", "dice": [1, 2]})
+    g.do({"type": "buy"})
+    g.do({"type": "adjust", "player": "p2", "amount": 100, "reason": "test"})
+    g.do({"type": "stop"})
+    assert g.state["status"] == "unfinished"
     display = path_of(g.created["display_url"])
     text = text_of(client.get(display + "/story").get_data(as_text=True))
     assert "The game was stopped before the end" in text
@@ -286,9 +286,9 @@ def test_tokens_show_a_first_letter_or_two_where_players_share_one():
 
 def test_with_private_cash_the_displays_events_do_not_tell_a_debtors_cash(new_game, client):
     g = new_game(["Ann", "Bob"], options={"private_cash": True})
-    g.ok(START)
-    g.ok({"type": "adjust", "player": "p1", "amount": -1377, "reason": "test"})  # Ann has 123
-    answer = g.ok({"type": "roll", "player": "p1", "dice": [1, 3]})  # Income Tax: 200
+    g.do(START)
+    g.do({"type": "adjust", "player": "p1", "amount": -1377, "reason": "test"})  # Ann has 123
+    answer = g.do({"type": "roll", "player": "p1", "dice": [1, 3]})  # Income Tax: 200
     assert any("with 123 in cash" in e["text"] for e in answer["events"])
     text = text_of(client.get(path_of(g.created["display_url"])).get_data(as_text=True))
     assert "Ann cannot pay 200 to the Bank" in text and "123" not in text

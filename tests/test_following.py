@@ -9,7 +9,7 @@ from banker import store as store_module
 
 def strip_rows(g) -> dict:
     """{player name: the row's classes} on the Banker's table page."""
-    r = g.client.get(f"/games/{g.id}?token={g.banker_token}", follow_redirects=True)
+    r = g.table.client.get(f"/games/{g.id}?token={g.banker_token}", follow_redirects=True)
     assert r.status_code == 200
     html = r.get_data(as_text=True)
     strip = html[html.index('<ol class="strip">') :]
@@ -23,10 +23,10 @@ def test_a_phone_that_polls_is_following_and_one_that_stopped_is_not(game, store
     now = [1000.0]
     monkeypatch.setattr(store_module.time, "monotonic", lambda: now[0])
     # Ann's page polls: an idle poll (204 before Flask) and one with news (Flask's route).
-    assert game.client.get(f"/join/{game.tokens['p1']}/version?v=1").status_code == 204
+    assert game.table.client.get(f"/join/{game.tokens['p1']}/version?v=1").status_code == 204
     assert store.following(game.id) == {"p1"}
     now[0] += 3
-    assert game.client.get(f"/join/{game.tokens['p2']}/version?v=0").status_code == 200
+    assert game.table.client.get(f"/join/{game.tokens['p2']}/version?v=0").status_code == 200
     assert store.following(game.id) == {"p1", "p2"}
     now[0] += 2.5  # Ann's phone last polled 5.5 s ago
     assert store.following(game.id) == {"p2"}
@@ -37,6 +37,6 @@ def test_a_phone_that_polls_is_following_and_one_that_stopped_is_not(game, store
 def test_a_replaced_or_unknown_token_follows_nothing(game, store):
     old = game.tokens["p1"]
     store.new_token(game.id, "p1")
-    assert game.client.get(f"/join/{old}/version?v=1").status_code == 403
-    assert game.client.get("/join/nobody/version?v=1").status_code == 404
+    assert game.table.client.get(f"/join/{old}/version?v=1").status_code == 403
+    assert game.table.client.get("/join/nobody/version?v=1").status_code == 404
     assert store.following(game.id) == set()

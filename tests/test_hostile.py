@@ -255,25 +255,25 @@ def test_the_pause_page_shows_every_hostile_name_escaped(client, hostile_game):
 
 
 def test_oversized_bodies_are_refused_with_413_and_change_nothing(client, game, db_path):
-    before = game.snapshot()
+    before = game.now()
     games = games_in(db_path)
     big = json.dumps({"players": ["Ann", "Bob"], "pad": "x" * 1024 * 1024}).encode()
     r = client.post("/api/v1/games", data=big, content_type="application/json")
     assert r.status_code == 413 and r.get_json()["error"]["code"] == "body_too_large"
-    r = game.post(None, data=big, headers={"Content-Type": "application/json"})
+    r = game.send(raw=big, headers={"Content-Type": "application/json"})
     assert r.status_code == 413 and r.get_json()["error"]["code"] == "body_too_large"
     r = client.post("/games", data={"name": ["Ann", "Bob"], "pad": "x" * 1024 * 1024})
     assert r.status_code == 413
     huge = b'{"format": "banker-snapshot", "pad": "' + b"x" * (5 * 1024 * 1024) + b'"}'
     r = client.post("/api/v1/games/import", data=huge, content_type="application/json")
     assert r.status_code == 413 and r.get_json()["error"]["code"] == "snapshot_too_large"
-    assert game.snapshot() == before
+    assert game.now() == before
     assert games_in(db_path) == games
 
 
 def test_forms_posted_from_another_site_are_refused_and_change_nothing(client, game, db_path):
     client.get(f"/games/{game.id}?token={game.banker_token}")  # the Banker's cookie
-    before = game.snapshot()
+    before = game.now()
     games = games_in(db_path)
     evil = {"Origin": "http://evil.example"}
     r = client.post("/games", data={"name": ["Ann", "Bob"]}, headers=evil)
@@ -286,5 +286,5 @@ def test_forms_posted_from_another_site_are_refused_and_change_nothing(client, g
     assert r.status_code == 403
     r = client.post("/resume", data={}, headers={"Origin": "null"})
     assert r.status_code == 403
-    assert game.snapshot() == before
+    assert game.now() == before
     assert games_in(db_path) == games

@@ -8,7 +8,8 @@ import logging
 import sqlite3
 
 import pytest
-from conftest import Game
+from game import Game
+from table_web import FlaskTable
 
 from banker import snapshot
 from banker import store as store_module
@@ -27,7 +28,7 @@ def count(db_path, sql: str) -> int:
 def new_game(client, names=("Ann", "Bob")) -> Game:
     r = client.post("/api/v1/games", json={"players": list(names)})
     assert r.status_code == 201, r.get_json()
-    return Game(client, r.get_json())
+    return Game.of(FlaskTable(client), r.get_json())
 
 
 def refused(r, status: int, code: str) -> str:
@@ -141,9 +142,9 @@ def test_answers_are_kept_only_for_keyed_commands_and_only_the_latest_few(
 ):
     monkeypatch.setattr(store_module, "KEPT_ANSWERS", 3)
     g = new_game(client)
-    g.ok({"type": "start", "first": "p1"})  # no key: no answer kept
+    g.do({"type": "start", "first": "p1"})  # no key: no answer kept
     for i in range(5):
-        g.ok({"type": "adjust", "player": "p1", "amount": 1, "reason": "x"},
+        g.do({"type": "adjust", "player": "p1", "amount": 1, "reason": "x"},
              headers={"Idempotency-Key": f"k{i}"})  # fmt: skip
     rows = sqlite3.connect(db_path).execute(
         "select version, idempotency_key, response != '' from commands where game_id = ? "
@@ -159,10 +160,10 @@ def test_answers_are_kept_only_for_keyed_commands_and_only_the_latest_few(
         (6, "k4", 1),
     ]
     # A kept key still repeats its answer; the Banker's game goes on.
-    again = g.post({"type": "adjust", "player": "p1", "amount": 1, "reason": "x"},
+    again = g.send({"type": "adjust", "player": "p1", "amount": 1, "reason": "x"},
                    headers={"Idempotency-Key": "k4"})  # fmt: skip
     assert again.headers.get("Idempotent-Replayed") == "true"
-    assert g.state()["version"] == 6
+    assert g.state["version"] == 6
 
 
 @pytest.fixture
@@ -194,7 +195,7 @@ def test_a_client_making_games_too_fast_gets_429_with_retry_after_while_others_g
     other = limited.test_client()
     other.environ_base["REMOTE_ADDR"] = "192.0.2.7"
     assert other.post("/api/v1/games", json={"players": ["Ann", "Bob"]}).status_code == 201
-    assert first.ok({"type": "start", "first": "p1"})["version"] == 1
+    assert first.do({"type": "start", "first": "p1"})["version"] == 1
 
 
 def test_the_ceilings_on_games_and_database_size_refuse_new_games_while_games_go_on(app, client):
@@ -203,11 +204,11 @@ def test_the_ceilings_on_games_and_database_size_refuse_new_games_while_games_go
     message = refused(client.post("/api/v1/games", json={"players": ["A", "B"]}), 503,
                       "server_full")  # fmt: skip
     assert "1 games, its ceiling" in message
-    assert g.ok({"type": "start", "first": "p1"})["version"] == 1
+    assert g.do({"type": "start", "first": "p1"})["version"] == 1
     app.config["MAX_GAMES"] = 100
     app.config["MAX_DB_BYTES"] = 1
     refused(client.post("/api/v1/games", json={"players": ["A", "B"]}), 507, "disk_full")
-    assert g.ok({"type": "roll", "player": "p1", "dice": [1, 2]})["version"] == 2
+    assert g.do({"type": "roll", "player": "p1", "dice": [1, 2]})["version"] == 2
 
 
 def test_the_home_page_shows_only_the_games_this_browser_knows(client, app):
@@ -235,11 +236,11 @@ def test_a_lone_surrogate_in_a_new_game_is_400_with_a_sentence(client, db_path, 
 
 def test_a_lone_surrogate_in_a_reason_is_400_and_changes_nothing(client):
     g = new_game(client)
-    g.ok({"type": "start", "first": "p1"})
+    g.do({"type": "start", "first": "p1"})
     body = b'{"type": "adjust", "player": "p1", "amount": 5, "reason": "oops \\udc00"}'
-    r = g.post(None, data=body, headers={"Content-Type": "application/json"})
+    r = g.send(raw=body, headers={"Content-Type": "application/json"})
     refused(r, 400, "bad_text")
-    assert g.state()["version"] == 1
+    assert g.state["version"] == 1
 
 
 def test_a_lone_surrogate_in_an_imported_log_is_a_400_not_a_500(client, db_path, real_doc):
@@ -254,8 +255,8 @@ def test_a_lone_surrogate_in_an_imported_log_is_a_400_not_a_500(client, db_path,
 @pytest.mark.parametrize("value", ["²", "¹²", "9" * 4300, "1e3"])
 def test_odd_digits_in_every_query_and_form_field_answer_a_sentence_never_500(client, value):
     g = new_game(client)
-    g.ok({"type": "start", "first": "p1"})
-    g.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
+    g.do({"type": "start", "first": "p1"})
+    g.do({"type": "roll", "player": "p1", "dice": [1, 2]})
     token = g.tokens["p2"]
     for url in (
         f"/join/{token}/version?v={value}",
@@ -277,19 +278,19 @@ def test_odd_digits_in_every_query_and_form_field_answer_a_sentence_never_500(cl
     for form in forms:
         r = client.post(f"/games/{g.id}/act", data=form, headers={"HX-Request": "true"})
         assert r.status_code in (400, 409, 422), (form, r.status_code)
-    assert g.state()["version"] == 2
+    assert g.state["version"] == 2
     for digits, code in ((4300, "wrong_type"), (5000, "malformed_json")):
         body = b'{"type": "roll", "player": "p2", "dice": [1, 2], "expected_version": ' + (
             b"9" * digits + b"}"
         )
-        r = g.post(None, data=body, headers={"Content-Type": "application/json"})
+        r = g.send(raw=body, headers={"Content-Type": "application/json"})
         refused(r, 400, code)
         body = b'{"type": "adjust", "player": "p1", "reason": "x", "amount": -' + (
             b"9" * digits + b"}"
         )
-        r = g.post(None, data=body, headers={"Content-Type": "application/json"})
+        r = g.send(raw=body, headers={"Content-Type": "application/json"})
         assert r.status_code in (400, 422) and r.get_json()["error"]["message"]
-    assert g.state()["version"] == 2
+    assert g.state["version"] == 2
 
 
 def test_no_token_reaches_a_log_line():
@@ -360,7 +361,7 @@ def test_the_story_still_reads_each_rounds_start_after_answers_are_forgotten(
         ({"type": "adjust", "player": "p1", "amount": 1, "reason": "x"}, "f"),
     ]
     for command, key in plays:
-        g.ok(command, headers={"Idempotency-Key": key} if key else {})
+        g.do(command, headers={"Idempotency-Key": key} if key else {})
     store = app.extensions["banker.store"]
     states = store.states_at(g.id, [1, 3, 5])  # just before each roll
     assert sorted(states) == [1, 3, 5]

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import json
 import socket
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
 
 import pytest
-from serving import REPO, Server, call
+from game import Game
+from serving import Server, call, run_banker
+from table_web import HttpTable
 
 from banker.serving import HEADER_SECONDS
 from bench.hostile import compact, crafted_snapshot, worst_snapshot
@@ -28,13 +28,9 @@ def server(tmp_path):
 
 
 def banker_game(url: str) -> tuple[str, str]:
-    status, _, g = call(f"{url}/api/v1/games", "POST", {"players": ["Ann", "Bob"]})
-    assert status == 201, g
-    game, token = g["game_id"], g["banker_token"]
-    status, _, _ = call(f"{url}/api/v1/games/{game}/commands", "POST",
-                        {"type": "start", "first": "p1"}, token)  # fmt: skip
-    assert status == 200
-    return game, token
+    g = Game(HttpTable(url))
+    g.start("p1")
+    return g.id, g.banker_token
 
 
 def banker_command_seconds(url: str, game: str, token: str, amount: int = 1) -> float:
@@ -63,20 +59,21 @@ def rss_mb(pid: int) -> float:
 
 def test_a_second_server_on_the_same_database_refuses_to_start_naming_the_first(server, tmp_path):
     game, token = banker_game(server.url)
-    second = subprocess.run(
-        [sys.executable, "-m", "banker", "serve", "--host", "127.0.0.1", "--port", "0",
-         "--db", str(server.db)],
-        capture_output=True, text=True, timeout=30, cwd=tmp_path,
-        env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"},
-    )  # fmt: skip
+    second = run_banker(
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        "0",
+        "--db",
+        str(server.db),
+        cwd=tmp_path,
+        timeout=30,
+    )
     assert second.returncode != 0
     assert f"Another banker serve (process {server.proc.pid}) is already serving" in (second.stderr)
     # banker backup still works beside it, and the first server goes on.
-    backup = subprocess.run(
-        [sys.executable, "-m", "banker", "backup", str(tmp_path / "copy.db"), "--db",
-         str(server.db)],
-        capture_output=True, text=True, timeout=30, env={"PYTHONPATH": str(REPO)},
-    )  # fmt: skip
+    backup = run_banker("backup", str(tmp_path / "copy.db"), "--db", str(server.db), timeout=30)
     assert backup.returncode == 0, backup.stderr
     assert "Backed up 1 game" in backup.stdout
     assert banker_command_seconds(server.url, game, token) < 1

@@ -11,7 +11,7 @@ ROLL_TO_BALTIC = {"type": "roll", "player": "p1", "dice": [1, 2]}
 
 
 def keyed(g, command, key, token=None):
-    return g.post(command, token=token, headers={"Idempotency-Key": key})
+    return g.send(command, token=token, headers={"Idempotency-Key": key})
 
 
 def test_a_players_key_does_not_swallow_a_later_banker_command_with_the_same_key(game):
@@ -22,7 +22,7 @@ def test_a_players_key_does_not_swallow_a_later_banker_command_with_the_same_key
     assert r.status_code == 200
     assert "Idempotent-Replayed" not in r.headers
     assert r.get_json()["version"] == 4
-    assert game.state()["players"][1]["position"] == 5
+    assert game.state["players"][1]["position"] == 5
 
 
 def test_the_same_key_and_token_replay_the_first_answer(game):
@@ -31,13 +31,13 @@ def test_the_same_key_and_token_replay_the_first_answer(game):
     again = keyed(game, {"type": "buy"}, "k2", token=game.tokens["p1"])
     assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
     assert again.get_json() == first.get_json()
-    assert game.state()["version"] == 3
+    assert game.state["version"] == 3
 
 
 def test_a_used_key_with_a_command_the_token_may_not_send_is_403_not_a_replay(game):
     keyed(game, ROLL_TO_BALTIC, "k1")
     keyed(game, {"type": "buy"}, "k2", token=game.tokens["p1"])
-    before = game.snapshot()
+    before = game.now()
     for command in (ROLL_TO_BALTIC, {"type": "adjust", "player": "p1", "amount": 9, "reason": "x"}):
         r = keyed(game, command, "k2", token=game.tokens["p1"])
         assert r.status_code == 403
@@ -46,7 +46,7 @@ def test_a_used_key_with_a_command_the_token_may_not_send_is_403_not_a_replay(ga
     # Another player's token with that key is not a replay either.
     r = keyed(game, {"type": "buy"}, "k2", token=game.tokens["p2"])
     assert r.status_code == 403 and "Idempotent-Replayed" not in r.headers
-    assert game.snapshot() == before
+    assert game.now() == before
 
 
 def test_a_refused_command_is_not_remembered(game):
@@ -57,12 +57,14 @@ def test_a_refused_command_is_not_remembered(game):
     assert r.status_code == 422  # Ann has only one of the two brown deeds
     r = keyed(game, {"type": "mortgage", "property": "baltic-avenue"}, "k3", ann)
     assert r.status_code == 200 and "Idempotent-Replayed" not in r.headers
-    assert game.state()["properties"]["baltic-avenue"]["mortgaged"] is True
+    assert game.state["properties"]["baltic-avenue"]["mortgaged"] is True
 
 
 def test_a_key_stays_with_its_token_after_a_new_link(game):
     keyed(game, ROLL_TO_BALTIC, "k1")
-    r = game.client.post(f"/api/v1/games/{game.id}/tokens", headers=game.auth(), json={"for": "p1"})
+    r = game.table.client.post(
+        f"/api/v1/games/{game.id}/tokens", headers=game.auth(), json={"for": "p1"}
+    )
     new = r.get_json()["token"]
     r = keyed(game, {"type": "buy"}, "k1", token=new)  # the Banker's key, not Ann's
     assert r.status_code == 200 and "Idempotent-Replayed" not in r.headers

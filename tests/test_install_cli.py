@@ -4,12 +4,10 @@ games listed, relinked and removed."""
 
 from __future__ import annotations
 
-import os
 import re
 import socket
 import sqlite3
 import subprocess
-import sys
 import tomllib
 from pathlib import Path
 
@@ -18,24 +16,11 @@ import pytest
 import banker
 from banker.__main__ import parser
 from banker.store import SCHEMA_VERSION, Store
+from tests.serving import run_banker
 from tests.test_player_serve import decode_terminal_qr
 
 REPO = Path(__file__).resolve().parent.parent
 OLD = "2020-01-02T03:04:05.000Z"
-
-
-def run(*args, cwd: Path, stdin: str = "") -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(REPO), "PYTHONIOENCODING": "utf-8"}
-    env.pop("BANKER_DB", None)
-    return subprocess.run(
-        [sys.executable, "-m", "banker", *args],
-        cwd=cwd,
-        env=env,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
 
 
 def refused(result: subprocess.CompletedProcess, command: str) -> str:
@@ -51,7 +36,7 @@ def refused(result: subprocess.CompletedProcess, command: str) -> str:
 def test_there_is_one_version_number_and_banker_version_prints_it(tmp_path):
     project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
     assert "version" not in project and project["dynamic"] == ["version"]
-    result = run("--version", cwd=tmp_path)
+    result = run_banker("--version", cwd=tmp_path)
     assert result.returncode == 0
     assert result.stdout == f"banker {banker.__version__}\n"
     assert re.fullmatch(r"\d+\.\d+\.\d+", banker.__version__)
@@ -64,7 +49,7 @@ def test_every_command_and_option_has_help_text(tmp_path):
         assert sub.description, name
         for action in sub._actions:
             assert action.help, (name, action.dest)
-        result = run(name, "--help", cwd=tmp_path)
+        result = run_banker(name, "--help", cwd=tmp_path)
         assert result.returncode == 0 and result.stdout.startswith(f"usage: banker {name}")
     assert all(a.help for a in commands._choices_actions)
 
@@ -74,7 +59,7 @@ def test_a_port_already_in_use_is_one_sentence(tmp_path):
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        result = run("serve", "--host", "127.0.0.1", "--port", str(port), "--db", "b.db",
+        result = run_banker("serve", "--host", "127.0.0.1", "--port", str(port), "--db", "b.db",
                      cwd=tmp_path)  # fmt: skip
     assert refused(result, "serve") == (
         f"Port {port} is already in use on 127.0.0.1 (another banker serve?): stop it, or "
@@ -84,7 +69,7 @@ def test_a_port_already_in_use_is_one_sentence(tmp_path):
 
 def test_a_database_folder_that_cannot_be_created_is_one_sentence(tmp_path):
     (tmp_path / "a-file").write_text("not a folder")
-    result = run("serve", "--port", "0", "--db", "a-file/games/b.db", cwd=tmp_path)
+    result = run_banker("serve", "--port", "0", "--db", "a-file/games/b.db", cwd=tmp_path)
     assert refused(result, "serve") == (
         "Cannot create the folder a-file/games for the database (Not a directory): choose "
         "another place with --db FILE."
@@ -93,7 +78,7 @@ def test_a_database_folder_that_cannot_be_created_is_one_sentence(tmp_path):
 
 def test_a_database_path_that_is_a_folder_is_one_sentence(tmp_path):
     (tmp_path / "games").mkdir()
-    result = run("serve", "--port", "0", "--db", "games", cwd=tmp_path)
+    result = run_banker("serve", "--port", "0", "--db", "games", cwd=tmp_path)
     assert refused(result, "serve") == (
         "games is a folder, not a database file: give --db a file name."
     )
@@ -101,7 +86,7 @@ def test_a_database_path_that_is_a_folder_is_one_sentence(tmp_path):
 
 @pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs a read-only /proc")
 def test_a_database_that_cannot_be_written_is_one_sentence(tmp_path):
-    result = run("serve", "--port", "0", "--db", "/proc/banker.db", cwd=tmp_path)
+    result = run_banker("serve", "--port", "0", "--db", "/proc/banker.db", cwd=tmp_path)
     assert refused(result, "serve") == (
         "Cannot open or write the database /proc/banker.db (unable to open database file): "
         "check that it and its folder are writable, or choose another file with --db FILE."
@@ -116,7 +101,7 @@ def test_a_database_from_a_newer_banker_is_refused_and_left_alone(tmp_path):
     conn.close()  # the last connection: everything is in the file itself now
     before = db.read_bytes()
     for command in (["serve", "--port", "0"], ["games"]):
-        result = run(*command, "--db", "b.db", cwd=tmp_path)
+        result = run_banker(*command, "--db", "b.db", cwd=tmp_path)
         assert refused(result, command[0]) == (
             f"The database b.db was written by a newer banker (schema version "
             f"{SCHEMA_VERSION + 1}; this banker knows up to {SCHEMA_VERSION}): upgrade banker "
@@ -151,7 +136,9 @@ def two_games(db: Path) -> tuple[dict, dict]:
 
 def test_banker_games_lists_each_game_with_its_banker_link_and_its_qr_code(tmp_path):
     playing, over = two_games(tmp_path / "b.db")
-    result = run("games", "--db", "b.db", "--public-url", "https://banker.example/", cwd=tmp_path)
+    result = run_banker(
+        "games", "--db", "b.db", "--public-url", "https://banker.example/", cwd=tmp_path
+    )
     assert result.returncode == 0, result.stderr
     out = result.stdout.splitlines()
     link = f"https://banker.example/games/{playing['game_id']}?token={playing['banker_token']}"
@@ -170,7 +157,7 @@ def test_a_new_banker_link_replaces_the_old_one(tmp_path):
     playing, _ = two_games(tmp_path / "b.db")
     game_id, old = playing["game_id"], playing["banker_token"]
     # (port 9: nothing listens there, so the database itself is changed)
-    result = run("games", "--db", "b.db", "--port", "9", "--no-qr", "--new-link", game_id,
+    result = run_banker("games", "--db", "b.db", "--port", "9", "--no-qr", "--new-link", game_id,
                  "--public-url", "http://192.0.2.1:8000", cwd=tmp_path)  # fmt: skip
     assert result.returncode == 0, result.stderr
     found = re.search(rf"http://192\.0\.2\.1:8000/games/{game_id}\?token=([\w-]+)", result.stdout)
@@ -179,7 +166,7 @@ def test_a_new_banker_link_replaces_the_old_one(tmp_path):
     assert store.role(game_id, old) is None
     assert store.role(game_id, found.group(1)) == "banker"
     store.close()
-    result = run("games", "--db", "b.db", "--new-link", "nosuchgame", cwd=tmp_path)
+    result = run_banker("games", "--db", "b.db", "--new-link", "nosuchgame", cwd=tmp_path)
     assert refused(result, "games") == (
         "There is no game 'nosuchgame' in b.db (`banker games` lists them)."
     )
@@ -196,15 +183,17 @@ def ids(db: Path) -> set[str]:
 def test_removing_games_asks_first_suggesting_a_backup(tmp_path):
     db = tmp_path / "b.db"
     playing, over = two_games(db)
-    result = run("games", "--db", "b.db", "--remove", playing["game_id"], cwd=tmp_path, stdin="n\n")
+    result = run_banker(
+        "games", "--db", "b.db", "--remove", playing["game_id"], cwd=tmp_path, stdin="n\n"
+    )
     assert "banker backup FILE" in result.stdout and "Nothing removed." in result.stdout
     assert ids(db) == {playing["game_id"], over["game_id"]}
-    result = run(
+    result = run_banker(
         "games", "--db", "b.db", "--remove", playing["game_id"], cwd=tmp_path, stdin="yes\n"
     )
     assert result.returncode == 0 and "Removed 1 game from b.db." in result.stdout
     assert ids(db) == {over["game_id"]}
-    result = run("games", "--db", "b.db", "--remove", "nosuchgame", "--yes", cwd=tmp_path)
+    result = run_banker("games", "--db", "b.db", "--remove", "nosuchgame", "--yes", cwd=tmp_path)
     assert (
         refused(result, "games")
         == "There is no game 'nosuchgame' in b.db (`banker games` lists them)."
@@ -215,12 +204,16 @@ def test_removing_games_asks_first_suggesting_a_backup(tmp_path):
 def test_finished_games_older_than_some_days_are_removed_and_the_rest_kept(tmp_path):
     db = tmp_path / "b.db"
     playing, over = two_games(db)
-    result = run("games", "--db", "b.db", "--finished-older-than", "30", "--yes", cwd=tmp_path)
+    result = run_banker(
+        "games", "--db", "b.db", "--finished-older-than", "30", "--yes", cwd=tmp_path
+    )
     assert result.returncode == 0, result.stderr
     assert f"  {over['game_id']}  Cat, Dan  finished" in result.stdout
     assert ids(db) == {playing["game_id"]}
     # The game in play is never removed this way, however old its last change.
-    result = run("games", "--db", "b.db", "--finished-older-than", "0", "--yes", cwd=tmp_path)
+    result = run_banker(
+        "games", "--db", "b.db", "--finished-older-than", "0", "--yes", cwd=tmp_path
+    )
     assert "No game to remove." in result.stdout
     assert ids(db) == {playing["game_id"]}
 
@@ -236,8 +229,9 @@ def test_a_new_banker_link_made_while_the_server_runs_stops_the_old_one_there_at
     try:
         assert call(f"{url}/api/v1/games/{game_id}", token=old)[0] == 200
         port = url.rsplit(":", 1)[1]
-        result = run("games", "--db", "b.db", "--port", port, "--no-qr", "--new-link", game_id,
-                     cwd=tmp_path)  # fmt: skip
+        result = run_banker(
+            "games", "--db", "b.db", "--port", port, "--no-qr", "--new-link", game_id, cwd=tmp_path
+        )
         assert result.returncode == 0, result.stderr
         new = re.search(rf"/games/{game_id}\?token=([\w-]+)", result.stdout).group(1)
         status, _, body = call(f"{url}/api/v1/games/{game_id}", token=old)

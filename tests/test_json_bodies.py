@@ -39,16 +39,16 @@ def test_a_charset_parameter_is_allowed(client):
 
 
 def test_commands_and_new_links_need_a_json_body(game):
-    before = game.snapshot()
+    before = game.now()
     body = json.dumps({"type": "roll", "player": "p1", "dice": [1, 2]})
-    r = game.post(None, data=body, headers={"Content-Type": "text/plain"})
+    r = game.send(raw=body, headers={"Content-Type": "text/plain"})
     assert (r.status_code, r.get_json()) == (415, UNSUPPORTED)
-    r = game.client.post(
+    r = game.table.client.post(
         f"/api/v1/games/{game.id}/tokens",
         data=json.dumps({"for": "p1"}),
         headers={**game.auth(), "Content-Type": "text/plain"},
     )
     assert (r.status_code, r.get_json()) == (415, UNSUPPORTED)
-    assert game.snapshot() == before
-    r = game.client.get(f"/api/v1/games/{game.id}", headers=game.auth(game.tokens["p1"]))
+    assert game.now() == before
+    r = game.table.client.get(f"/api/v1/games/{game.id}", headers=game.auth(game.tokens["p1"]))
     assert r.status_code == 200  # Ann's token was not replaced

@@ -24,31 +24,31 @@ def test_new_link_on_the_join_panel_opens_a_confirmation_instead_of_a_js_dialog(
 
 def test_the_new_link_confirmation_says_the_old_link_stops_at_once_and_changes_nothing(game):
     old_path = join_path(game, "p1")
-    before = game.snapshot()
-    r = game.client.get(f"/games/{game.id}/players/p1/new-link?token={game.banker_token}")
+    before = game.now()
+    r = game.table.client.get(f"/games/{game.id}/players/p1/new-link?token={game.banker_token}")
     assert r.status_code == 200
     assert "<html" in r.text  # a whole page without JS
     assert CONFIRM_SENTENCE in text_of(r.text)
     assert "Yes: a new link for Ann" in r.text and "Cancel: keep Ann’s link" in r.text
-    assert game.snapshot() == before
-    assert game.client.get(old_path).status_code == 200  # the old link still works
+    assert game.now() == before
+    assert game.table.client.get(old_path).status_code == 200  # the old link still works
 
 
 def test_yes_on_the_new_link_confirmation_replaces_the_link_and_leads_back_to_the_table(game):
     old_path = join_path(game, "p1")
     confirm = f"http://localhost/games/{game.id}/players/p1/new-link?token={game.banker_token}"
-    page = game.client.get(confirm).text
+    page = game.table.client.get(confirm).text
     action = re.search(r'<form method="post"\s+action="([^"]+)"', page).group(1)
     token = re.search(r'name="token" value="([^"]+)"', page).group(1)
-    r = game.client.post(action, data={"token": token}, headers={"Referer": confirm})
+    r = game.table.client.post(action, data={"token": token}, headers={"Referer": confirm})
     assert r.status_code == 303
     assert r.headers["Location"] == f"/games/{game.id}?token={game.banker_token}"
-    assert game.client.get(old_path).status_code == 403
-    assert game.client.get(join_path(game, "p2")).status_code == 200  # Bob's link untouched
+    assert game.table.client.get(old_path).status_code == 403
+    assert game.table.client.get(join_path(game, "p2")).status_code == 200  # Bob's link untouched
 
 
 def test_the_new_link_confirmation_comes_as_a_fragment_in_place_of_the_join_panel(game):
-    r = game.client.get(
+    r = game.table.client.get(
         f"/games/{game.id}/players/p2/new-link?token={game.banker_token}",
         headers={"HX-Request": "true"},
     )
@@ -62,15 +62,15 @@ def test_the_new_link_confirmation_comes_as_a_fragment_in_place_of_the_join_pane
 def test_only_the_banker_may_open_the_new_link_confirmation(game):
     base = f"/games/{game.id}/players/p1/new-link"
     for query in ("", f"?token={game.tokens['p2']}", "?token=wrong"):
-        r = game.client.get(base + query)
+        r = game.table.client.get(base + query)
         assert r.status_code == 403
         assert "Only the Banker of this game may give a player a new link." in text_of(r.text)
-    r = game.client.get(f"/games/{game.id}/players/p9/new-link?token={game.banker_token}")
+    r = game.table.client.get(f"/games/{game.id}/players/p9/new-link?token={game.banker_token}")
     assert (r.status_code, "There is no such player in this game.") == (
         404,
         re.search(r'id="message"[^>]*>([^<]+)<', r.text).group(1),
     )
-    assert game.client.get("/games/nosuch/players/p1/new-link").status_code == 404
+    assert game.table.client.get("/games/nosuch/players/p1/new-link").status_code == 404
 
 
 def test_the_bankers_phone_without_js_confirms_a_new_link_with_its_cookie(client, game):

@@ -67,7 +67,7 @@ def test_the_command_schema_covers_every_command_type_of_the_contract(doc):
 def test_the_creation_answer_and_the_state_fit_their_schemas(client, new_game, fits):
     g = new_game(["Ann", "Bob", "Cy", "Di"], options={"teams": True})
     fits("CreatedGame", g.created)
-    fits("State", g.state())
+    fits("State", g.state)
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -77,8 +77,8 @@ def test_every_answer_of_a_played_game_fits_its_schema(game, play, fits, seed):
 
     accepted = play(game, random.Random(seed), 150, check)
     assert accepted > 50
-    fits("State", game.state())
-    for event in game.events():
+    fits("State", game.state)
+    for event in game.history():
         fits("Event", event)
 
 
@@ -86,8 +86,8 @@ def test_error_answers_fit_the_error_schema(client, game, fits):
     for r in [
         client.get("/api/v1/nothing"),
         client.get(f"/api/v1/games/{game.id}"),
-        game.post({"type": "buy"}),
-        game.post({"type": "roll", "expected_version": 9}),
+        game.send({"type": "buy"}),
+        game.send({"type": "roll", "expected_version": 9}),
     ]:
         assert r.status_code >= 400
         fits("Error", r.get_json())
@@ -96,7 +96,7 @@ def test_error_answers_fit_the_error_schema(client, game, fits):
 def test_a_command_that_fits_the_schema_is_what_the_api_accepts(game, fits):
     command = {"type": "roll", "player": "p1", "dice": [3, 4], "expected_version": 1}
     fits("Command", command)
-    assert game.post(command).status_code == 200
+    assert game.send(command).status_code == 200
 
 
 def test_each_command_schema_is_the_cores_own_schema_of_that_command(doc):
@@ -115,22 +115,22 @@ def test_each_command_schema_is_the_cores_own_schema_of_that_command(doc):
 
 def test_a_state_with_a_trade_offer_a_rent_roll_and_a_stop_fits_the_state_schema(new_game, fits):
     g = new_game(["Ann", "Bob"])
-    g.ok({"type": "start", "first": "p1"})
-    g.ok({"type": "roll", "player": "p1", "dice": [6, 6]})  # Electric Company, on offer
-    g.ok({"type": "buy"})
-    g.ok({"type": "roll", "player": "p1", "dice": [1, 2]})  # Pennsylvania Railroad
-    g.ok({"type": "auction"})
-    g.ok({"type": "close_auction"})
-    state = g.ok({"type": "roll", "player": "p2", "dice": [6, 6]})["state"]
+    g.do({"type": "start", "first": "p1"})
+    g.do({"type": "roll", "player": "p1", "dice": [6, 6]})  # Electric Company, on offer
+    g.do({"type": "buy"})
+    g.do({"type": "roll", "player": "p1", "dice": [1, 2]})  # Pennsylvania Railroad
+    g.do({"type": "auction"})
+    g.do({"type": "close_auction"})
+    state = g.do({"type": "roll", "player": "p2", "dice": [6, 6]})["state"]
     assert state["pending"]["dice"]["property"] == "electric-company"
     fits("State", state)
-    g.ok({"type": "rent_roll", "dice": [1, 2]})
+    g.do({"type": "rent_roll", "dice": [1, 2]})
     offer = {"type": "propose_trade", "from": "p1", "to": "p2"}
     offer["receive"] = {"cash": 100}
     offer["give"] = {"properties": ["electric-company"]}
-    state = g.ok(offer)["state"]
+    state = g.do(offer)["state"]
     assert state["pending"]["trade_offers"][0]["id"] == "o1"
     fits("State", state)
-    state = g.ok({"type": "stop"})["state"]
+    state = g.do({"type": "stop"})["state"]
     assert state["status"] == "unfinished"
     fits("State", state)

@@ -147,7 +147,7 @@ def test_every_screen_needs_the_banker_cookie(client, game):
 
 
 def test_a_form_posted_from_another_site_is_refused_and_changes_nothing(client, game, banker):
-    before = game.snapshot()
+    before = game.now()
     form, button = find_button(banker.page(), "1")
     for header in ({"Origin": "http://evil.example"}, {"Referer": "http://evil.example/x"},
                    {"Origin": "null"}):  # fmt: skip
@@ -158,11 +158,11 @@ def test_a_form_posted_from_another_site_is_refused_and_changes_nothing(client, 
         )
         assert r.status_code == 403
         assert "another site" in r.get_data(as_text=True)
-    assert game.snapshot() == before
+    assert game.now() == before
     r = client.post(form["action"], data=MultiDict(form["fields"] + [("d2", "4")]),
                     headers={"Origin": "http://localhost"})  # fmt: skip
     assert r.status_code == 303
-    assert game.state()["players"][0]["position"] == 7
+    assert game.state["players"][0]["position"] == 7
 
 
 # -- plain forms: POST, 303, the new state -------------------------------------------------
@@ -175,13 +175,13 @@ def test_a_roll_takes_two_plain_form_posts_and_a_purchase_one(client, game, bank
                                                   "disabled": False}  # fmt: skip
     r = banker.press("2", path="?d1=1")
     assert r.status_code == 303 and r.headers["Location"] == f"/games/{game.id}"
-    state = game.state()
+    state = game.state
     assert state["players"][0]["position"] == 3
     assert state["pending"]["offer"] == {"player": "p1", "property": "baltic-avenue", "price": 60}
     page = text_of(banker.page())
     assert "Ann rolled 1 and 2. Ann landed on Baltic Avenue." in page
     assert banker.press("Buy for 60").status_code == 303
-    state = game.state()
+    state = game.state
     assert state["properties"]["baltic-avenue"]["owner"] == "p1"
     assert state["players"][0]["cash"] == 1440
     assert state["version"] == 3
@@ -190,9 +190,9 @@ def test_a_roll_takes_two_plain_form_posts_and_a_purchase_one(client, game, bank
 def test_a_refused_action_shows_the_cores_sentence_after_the_redirect_and_changes_nothing(
     client, game, banker
 ):
-    game.ok({"type": "roll", "player": "p1", "dice": [6, 6]})  # Ann: 12, Electric Company
-    game.ok({"type": "adjust", "player": "p1", "amount": -1400, "reason": "test"})
-    before = game.snapshot()
+    game.do({"type": "roll", "player": "p1", "dice": [6, 6]})  # Ann: 12, Electric Company
+    game.do({"type": "adjust", "player": "p1", "amount": -1400, "reason": "test"})
+    before = game.now()
     r = banker.press("Buy for 150")
     assert r.status_code == 303
     page = banker.page()
@@ -200,14 +200,14 @@ def test_a_refused_action_shows_the_cores_sentence_after_the_redirect_and_change
         '<p class="error" role="alert" id="error-offer">Ann has 100 and Electric Company costs '
         "150: raise the cash or put it up for auction.</p>"
     ) in page
-    assert game.snapshot() == before
+    assert game.now() == before
     assert "error-offer" not in banker.page()  # said once, not forever
 
 
 def test_a_refusal_answers_htmx_with_the_fragment_and_the_sentence_beside_the_control(game, banker):
-    game.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
-    game.ok({"type": "auction"})
-    before = game.snapshot()
+    game.do({"type": "roll", "player": "p1", "dice": [1, 2]})
+    game.do({"type": "auction"})
+    before = game.now()
     r = banker.press("Bid the typed amount for Bob", headers=HTMX, amount="5")
     assert r.status_code == 422
     html = r.get_data(as_text=True)
@@ -216,7 +216,7 @@ def test_a_refusal_answers_htmx_with_the_fragment_and_the_sentence_beside_the_co
     r = banker.press("Bid the typed amount for Bob", headers=HTMX, amount="ten")
     assert r.status_code == 400
     assert "Type the bid as a whole number of dollars, such as 120." in r.get_data(as_text=True)
-    assert game.snapshot() == before
+    assert game.now() == before
 
 
 def test_the_same_form_sent_twice_is_applied_once(client, game, banker):
@@ -226,9 +226,9 @@ def test_the_same_form_sent_twice_is_applied_once(client, game, banker):
     first = client.post(form["action"], data=data, headers=HTMX)
     again = client.post(form["action"], data=data, headers=HTMX)
     assert first.status_code == again.status_code == 200
-    state = game.state()
+    state = game.state
     assert state["version"] == 2 and state["players"][0]["position"] == 7
-    assert [e["type"] for e in game.events()].count("rolled") == 1
+    assert [e["type"] for e in game.history()].count("rolled") == 1
     assert again.get_data(as_text=True).count('data-version="2"') == 1
 
 
@@ -237,14 +237,14 @@ def test_a_form_from_an_older_state_says_what_changed_meanwhile_and_shows_the_ne
 ):
     html = client.get(f"/games/{game.id}", query_string={"d1": "3"}).get_data(as_text=True)
     form, _ = find_button(html, "4")
-    game.ok({"type": "roll", "player": "p1", "dice": [1, 2]})  # another phone, meanwhile
-    before = game.snapshot()
+    game.do({"type": "roll", "player": "p1", "dice": [1, 2]})  # another phone, meanwhile
+    before = game.now()
     r = client.post(form["action"], data=MultiDict(form["fields"] + [("d2", "4")]), headers=HTMX)
     assert r.status_code == 409
     html = r.get_data(as_text=True)
     assert CONFLICT in html
     assert "Ann decides: buy Baltic Avenue or auction it" in text_of(html)  # the fresh state
-    assert game.snapshot() == before
+    assert game.now() == before
     # Without JavaScript: the redirect, then the same sentence on the page.
     r = client.post(form["action"], data=MultiDict(form["fields"] + [("d2", "4")]))
     assert r.status_code == 303
@@ -254,7 +254,7 @@ def test_a_form_from_an_older_state_says_what_changed_meanwhile_and_shows_the_ne
 def test_the_poll_answers_204_until_another_phone_changes_the_game(client, game, banker):
     r = client.get(f"/games/{game.id}/poll", query_string={"v": "1"}, headers=HTMX)
     assert r.status_code == 204 and r.data == b""
-    game.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
+    game.do({"type": "roll", "player": "p1", "dice": [1, 2]})
     r = client.get(f"/games/{game.id}/poll", query_string={"v": "1"}, headers=HTMX)
     assert r.status_code == 200
     html = r.get_data(as_text=True)
@@ -266,33 +266,33 @@ def test_the_poll_answers_204_until_another_phone_changes_the_game(client, game,
 
 
 def test_the_card_picker_leaves_out_a_get_out_of_jail_free_card_someone_holds(game, banker):
-    game.ok({"type": "roll", "player": "p1", "dice": [3, 4]})  # Chance
+    game.do({"type": "roll", "player": "p1", "dice": [3, 4]})  # Chance
     buttons = [b["text"] for f in forms_of(banker.page()) for b in f["buttons"]]
     jail_card = "GET OUT OF JAIL FREE. This card may be kept until needed, traded, or sold."
     assert jail_card in buttons and len([b for b in buttons if b[:4].isupper()]) >= 15
     banker.press(jail_card)
-    assert game.state()["players"][0]["jail_cards"] == ["chance"]
-    game.ok({"type": "roll", "player": "p2", "dice": [3, 4]})  # Bob on Chance too
+    assert game.state["players"][0]["jail_cards"] == ["chance"]
+    game.do({"type": "roll", "player": "p2", "dice": [3, 4]})  # Bob on Chance too
     buttons = [b["text"] for f in forms_of(banker.page()) for b in f["buttons"]]
     assert jail_card not in buttons and "ADVANCE TO BOARDWALK." in buttons
 
 
 def test_jail_choices_are_offered_at_the_start_of_a_jailed_turn(game, banker):
-    game.ok({"type": "roll", "player": "p1", "dice": [3, 4]})
-    game.ok({"type": "draw_card", "deck": "chance", "card": "go-to-jail"})
-    game.ok({"type": "roll", "player": "p2", "dice": [1, 2]})
-    game.ok({"type": "buy"})
+    game.do({"type": "roll", "player": "p1", "dice": [3, 4]})
+    game.do({"type": "draw_card", "deck": "chance", "card": "go-to-jail"})
+    game.do({"type": "roll", "player": "p2", "dice": [1, 2]})
+    game.do({"type": "buy"})
     page = text_of(banker.page())
     assert "Ann is in Jail" in page and "Ann rolls for doubles (attempt 1 of 3)" in page
     assert banker.press("Pay 50").status_code == 303
-    ann = game.state()["players"][0]
+    ann = game.state["players"][0]
     assert (ann["in_jail"], ann["cash"]) == (False, 1450)
     assert "Ann is in Jail" not in text_of(banker.page())
 
 
 def test_the_sheet_enables_only_legal_actions_and_says_why_the_others_are_not(game, banker):
-    game.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
-    game.ok({"type": "buy"})
+    game.do({"type": "roll", "player": "p1", "dice": [1, 2]})
+    game.do({"type": "buy"})
     html = banker.page("/players/p1")
     _, build = find_button(html, "Build house 50 on Baltic Avenue")
     assert build["disabled"]
@@ -303,46 +303,46 @@ def test_the_sheet_enables_only_legal_actions_and_says_why_the_others_are_not(ga
     _, mortgage = find_button(html, "Mortgage +30 on Baltic Avenue")
     assert not mortgage["disabled"]
     assert banker.press("Mortgage +30 on Baltic Avenue", path="/players/p1").status_code == 303
-    assert game.state()["properties"]["baltic-avenue"]["mortgaged"] is True
+    assert game.state["properties"]["baltic-avenue"]["mortgaged"] is True
     html = banker.page("/players/p1")
     _, lift = find_button(html, "Lift 33 on Baltic Avenue")
     assert not lift["disabled"]
 
 
 def test_bankruptcy_is_offered_only_when_cash_and_what_can_be_raised_fall_short(game, banker):
-    game.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
-    game.ok({"type": "buy"})  # Ann: Baltic (mortgage 30)
-    game.ok({"type": "adjust", "player": "p1", "amount": -1400, "reason": "test"})  # Ann 40
-    game.ok({"type": "roll", "player": "p2", "dice": [1, 3]})
-    game.ok({"type": "roll", "player": "p1", "dice": [6, 6]})  # 15 Pennsylvania Railroad
-    game.ok({"type": "auction"})
-    game.ok({"type": "bid", "player": "p2", "amount": 10})
-    game.ok({"type": "close_auction"})
-    game.ok({"type": "roll", "player": "p1", "dice": [1, 2]})  # Ann 18 Tennessee
-    game.ok({"type": "auction"})
-    game.ok({"type": "close_auction"})
-    game.ok({"type": "roll", "player": "p2", "dice": [5, 6]})  # Bob 4+11 = 15: his own
-    game.ok({"type": "roll", "player": "p1", "dice": [1, 2]})  # Ann 21 Kentucky
-    game.ok({"type": "auction"})
-    game.ok({"type": "close_auction"})
-    game.ok({"type": "roll", "player": "p2", "dice": [2, 3]})  # Bob 20 Free Parking
-    game.ok({"type": "roll", "player": "p1", "dice": [6, 6]})  # Ann 33 Community Chest
-    game.ok({"type": "draw_card", "deck": "community_chest", "card": "pay-100-car-wash"})
+    game.do({"type": "roll", "player": "p1", "dice": [1, 2]})
+    game.do({"type": "buy"})  # Ann: Baltic (mortgage 30)
+    game.do({"type": "adjust", "player": "p1", "amount": -1400, "reason": "test"})  # Ann 40
+    game.do({"type": "roll", "player": "p2", "dice": [1, 3]})
+    game.do({"type": "roll", "player": "p1", "dice": [6, 6]})  # 15 Pennsylvania Railroad
+    game.do({"type": "auction"})
+    game.do({"type": "bid", "player": "p2", "amount": 10})
+    game.do({"type": "close_auction"})
+    game.do({"type": "roll", "player": "p1", "dice": [1, 2]})  # Ann 18 Tennessee
+    game.do({"type": "auction"})
+    game.do({"type": "close_auction"})
+    game.do({"type": "roll", "player": "p2", "dice": [5, 6]})  # Bob 4+11 = 15: his own
+    game.do({"type": "roll", "player": "p1", "dice": [1, 2]})  # Ann 21 Kentucky
+    game.do({"type": "auction"})
+    game.do({"type": "close_auction"})
+    game.do({"type": "roll", "player": "p2", "dice": [2, 3]})  # Bob 20 Free Parking
+    game.do({"type": "roll", "player": "p1", "dice": [6, 6]})  # Ann 33 Community Chest
+    game.do({"type": "draw_card", "deck": "community_chest", "card": "pay-100-car-wash"})
     page = text_of(banker.page())
     assert "Ann owes the Bank 100" in page
     assert "Cash 40 · could still raise 30" in page
     assert "Declare Ann bankrupt" in page and "Pay 100" not in page
-    game.ok({"type": "adjust", "player": "p1", "amount": 100, "reason": "found under the board"})
+    game.do({"type": "adjust", "player": "p1", "amount": 100, "reason": "found under the board"})
     page = text_of(banker.page())
     assert "Declare Ann bankrupt" not in page  # 140 in cash covers it
     assert banker.press("Pay 100 to the Bank").status_code == 303
-    state = game.state()
+    state = game.state
     assert state["pending"]["debt"] is None and state["players"][0]["cash"] == 40
 
 
 def test_a_trade_is_summed_up_then_confirmed_and_a_refused_one_keeps_its_choices(game, banker):
-    game.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
-    game.ok({"type": "buy"})  # Ann: Baltic Avenue
+    game.do({"type": "roll", "player": "p1", "dice": [1, 2]})
+    game.do({"type": "buy"})  # Ann: Baltic Avenue
     query = "?from=p1&to=p2&give_properties=baltic-avenue&receive_cash=2000"
     html = banker.page("/trade" + query)
     assert "Ann gives Baltic Avenue to Bob for 2,000." in text_of(html)
@@ -355,7 +355,7 @@ def test_a_trade_is_summed_up_then_confirmed_and_a_refused_one_keeps_its_choices
     query = query.replace("2000", "100")
     r = banker.press("Confirm trade", path="/trade" + query)
     assert r.headers["Location"] == f"/games/{game.id}"
-    state = game.state()
+    state = game.state
     assert state["properties"]["baltic-avenue"]["owner"] == "p2"
     assert [p["cash"] for p in state["players"]] == [1540, 1400]
     assert "Ann traded Baltic Avenue to Bob for 100." in text_of(banker.page())
@@ -363,8 +363,8 @@ def test_a_trade_is_summed_up_then_confirmed_and_a_refused_one_keeps_its_choices
 
 def test_undo_is_offered_only_while_the_core_allows_it_and_undone_events_are_struck(game, banker):
     assert "nothing to undo now" in banker.page("/history")
-    game.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
-    game.ok({"type": "buy"})
+    game.do({"type": "roll", "player": "p1", "dice": [1, 2]})
+    game.do({"type": "buy"})
     r = banker.press("Undo: Ann bought Baltic Avenue for 60.", path="/history")
     assert r.status_code == 303 and r.headers["Location"] == f"/games/{game.id}/history"
     html = banker.page("/history")
@@ -372,7 +372,7 @@ def test_undo_is_offered_only_while_the_core_allows_it_and_undone_events_are_str
     assert "Undid: Ann bought Baltic Avenue for 60." in html
     banker.press("Undo: Ann rolled 1 and 2.", path="/history")
     assert "nothing to undo now" in banker.page("/history")
-    assert game.state()["players"][0]["position"] == 0
+    assert game.state["players"][0]["position"] == 0
 
 
 def test_corrections_take_an_amount_and_a_reason(game, banker):
@@ -381,12 +381,12 @@ def test_corrections_take_an_amount_and_a_reason(game, banker):
         reason="counted twice",
     )  # fmt: skip
     assert r.status_code == 303
-    assert game.state()["players"][1]["cash"] == 1475
-    before = game.snapshot()
+    assert game.state["players"][1]["cash"] == 1475
+    before = game.now()
     banker.press("Correct cash", path="/history", player="p2", amount="25", reason=" ")
     assert "Give a reason for the correction." in banker.page("/history")
     banker.press("Move the token", path="/history", player="p1", position="39", reason="")
-    assert game.state()["players"][0]["position"] == 39
+    assert game.state["players"][0]["position"] == 39
     assert before[0]["players"][0]["position"] == 0
 
 
@@ -437,23 +437,23 @@ def test_a_start_form_the_core_refuses_says_why_and_creates_nothing(client):
 def test_the_end_shows_the_winners_and_the_deadline_scores(client, new_game):
     g = new_game(["Ann", "Bob"], options={"deadline": True})
     banker = Banker(client, g)
-    g.ok({"type": "start", "first": "p1"})
-    g.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
+    g.do({"type": "start", "first": "p1"})
+    g.do({"type": "roll", "player": "p1", "dice": [1, 2]})
     banker.press("Call time")
-    g.ok({"type": "buy"})
-    g.ok({"type": "roll", "player": "p2", "dice": [4, 6]})  # Just Visiting
+    g.do({"type": "buy"})
+    g.do({"type": "roll", "player": "p2", "dice": [4, 6]})  # Just Visiting
     page = text_of(banker.page())
     assert "Game over" in page and "Ann and Bob share the win" in page
     assert "Scores at the agreed deadline" in page and "Ann 1,500 Bob 1,500" in page
-    assert g.state()["winners"] == ["p1", "p2"]
+    assert g.state["winners"] == ["p1", "p2"]
     assert "First die" not in page
 
 
 def test_the_bankers_page_with_everything_it_loads_stays_under_40_kb_gzipped(client, new_game):
     g = new_game(["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"])
     banker = Banker(client, g)
-    g.ok({"type": "start", "first": "p1"})
-    g.ok({"type": "roll", "player": "p1", "dice": [3, 4]})  # the longest screen: 16 cards
+    g.do({"type": "start", "first": "p1"})
+    g.do({"type": "roll", "player": "p1", "dice": [3, 4]})  # the longest screen: 16 cards
     page = banker.page().encode()
     loaded = [page, (ROOT / "static/site.css").read_bytes(),
               (ROOT / "static/htmx-2.0.11.min.js").read_bytes()]  # fmt: skip
@@ -463,17 +463,17 @@ def test_the_bankers_page_with_everything_it_loads_stays_under_40_kb_gzipped(cli
 
 
 def test_a_building_auction_lists_who_cannot_bid_and_asks_where_the_winner_places_it(game, banker):
-    game.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
-    game.ok({"type": "buy"})  # Ann: Baltic
-    game.ok({"type": "roll", "player": "p2", "dice": [2, 3]})  # Bob: Reading Railroad
-    game.ok({"type": "auction"})
-    game.ok({"type": "close_auction"})
-    game.ok({"type": "move", "player": "p1", "position": 39, "reason": "test"})
-    game.ok({"type": "roll", "player": "p1", "dice": [1, 1]})  # Ann: 39 -> 1 Mediterranean
-    game.ok({"type": "buy"})
+    game.do({"type": "roll", "player": "p1", "dice": [1, 2]})
+    game.do({"type": "buy"})  # Ann: Baltic
+    game.do({"type": "roll", "player": "p2", "dice": [2, 3]})  # Bob: Reading Railroad
+    game.do({"type": "auction"})
+    game.do({"type": "close_auction"})
+    game.do({"type": "move", "player": "p1", "position": 39, "reason": "test"})
+    game.do({"type": "roll", "player": "p1", "dice": [1, 1]})  # Ann: 39 -> 1 Mediterranean
+    game.do({"type": "buy"})
     # 32 houses in the Bank for one player who could build: no building auction is offered.
     assert "Auction a house" not in text_of(banker.page())
-    game.ok({"type": "building_auction", "kind": "house"})
+    game.do({"type": "building_auction", "kind": "house"})
     page = text_of(banker.page())
     assert "Auction: one house" in page
     assert "Bob has no street where a house could legally go, so cannot bid for it." in page
@@ -482,7 +482,7 @@ def test_a_building_auction_lists_who_cannot_bid_and_asks_where_the_winner_place
     assert "Where does Ann place the house?" in text_of(html)
     r = banker.press("Close: 20 · on Mediterranean Avenue")
     assert r.status_code == 303
-    state = game.state()
+    state = game.state
     assert state["properties"]["mediterranean-avenue"]["houses"] == 1
     assert state["players"][0]["cash"] == 1500 - 60 - 60 + 200 - 20
     assert state["bank"]["houses"] == 31
@@ -491,13 +491,13 @@ def test_a_building_auction_lists_who_cannot_bid_and_asks_where_the_winner_place
 def test_a_held_jail_card_is_offered_in_jail_and_the_partner_who_rolls_is_named(new_game, client):
     g = new_game(["Ann", "Bob", "Cat", "Dan"], options={"teams": True})
     banker = Banker(client, g)
-    g.ok({"type": "start", "first": "p1"})
+    g.do({"type": "start", "first": "p1"})
     assert "Ann & Bob’s turn (Ann rolls)" in text_of(banker.page())
-    g.ok({"type": "roll", "player": "p1", "dice": [3, 4]})
-    g.ok({"type": "draw_card", "deck": "chance", "card": "get-out-of-jail-free"})
-    g.ok({"type": "roll", "player": "p2", "dice": [3, 4]})
-    g.ok({"type": "draw_card", "deck": "chance", "card": "go-to-jail"})
-    g.ok({"type": "roll", "player": "p1", "dice": [1, 2]})  # Just Visiting
+    g.do({"type": "roll", "player": "p1", "dice": [3, 4]})
+    g.do({"type": "draw_card", "deck": "chance", "card": "get-out-of-jail-free"})
+    g.do({"type": "roll", "player": "p2", "dice": [3, 4]})
+    g.do({"type": "draw_card", "deck": "chance", "card": "go-to-jail"})
+    g.do({"type": "roll", "player": "p1", "dice": [1, 2]})  # Just Visiting
     page = text_of(banker.page())
     assert "Cat & Dan is in Jail" in page and "Cat & Dan’s turn (Dan rolls)" in page
     assert "Use the Chance card" not in page  # the card is Ann & Bob's
@@ -507,15 +507,15 @@ def test_a_held_jail_card_is_offered_in_jail_and_the_partner_who_rolls_is_named(
 
 
 def test_bankruptcy_asks_first_then_says_what_passes_to_the_bank(game, banker):
-    game.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
-    game.ok({"type": "buy"})  # Ann: Baltic Avenue
-    game.ok({"type": "adjust", "player": "p1", "amount": -1440, "reason": "test"})  # Ann: 0
-    game.ok({"type": "mortgage", "property": "baltic-avenue"})
-    game.ok({"type": "adjust", "player": "p1", "amount": -30, "reason": "test"})  # Ann: 0
-    game.ok({"type": "roll", "player": "p2", "dice": [1, 2]})  # Bob on Ann's Baltic: no rent
-    game.ok({"type": "roll", "player": "p1", "dice": [1, 3]})  # Ann: 7 Chance
-    game.ok({"type": "draw_card", "deck": "chance", "card": "speeding-fine-15"})
-    before = game.snapshot()
+    game.do({"type": "roll", "player": "p1", "dice": [1, 2]})
+    game.do({"type": "buy"})  # Ann: Baltic Avenue
+    game.do({"type": "adjust", "player": "p1", "amount": -1440, "reason": "test"})  # Ann: 0
+    game.do({"type": "mortgage", "property": "baltic-avenue"})
+    game.do({"type": "adjust", "player": "p1", "amount": -30, "reason": "test"})  # Ann: 0
+    game.do({"type": "roll", "player": "p2", "dice": [1, 2]})  # Bob on Ann's Baltic: no rent
+    game.do({"type": "roll", "player": "p1", "dice": [1, 3]})  # Ann: 7 Chance
+    game.do({"type": "draw_card", "deck": "chance", "card": "speeding-fine-15"})
+    before = game.now()
     page = banker.page()
     assert "Yes: Ann is bankrupt" not in text_of(page)  # never one red tap
     confirm = text_of(banker.page("?confirm=bankrupt"))
@@ -524,9 +524,9 @@ def test_bankruptcy_asks_first_then_says_what_passes_to_the_bank(game, banker):
         "To the Bank : 0 in cash the deeds come back unmortgaged and are auctioned one after "
         "another: Baltic Avenue"
     ) in confirm
-    assert game.snapshot() == before
+    assert game.now() == before
     assert banker.press("Yes: Ann is bankrupt", path="?confirm=bankrupt").status_code == 303
-    state = game.state()
+    state = game.state
     assert state["players"][0]["eliminated"] is True
     assert state["status"] == "finished" and state["winners"] == ["p2"]
 
@@ -554,7 +554,7 @@ def _owner_of_sets(state: dict, sets: dict) -> dict:
 def test_a_building_auction_is_offered_only_when_the_bank_is_really_short(game):
     from banker.web.pages.moment import building_shortage
 
-    state = game.client.application.extensions["banker.store"].state(game.id)
+    state = game.table.client.application.extensions["banker.store"].state(game.id)
     state = _owner_of_sets(json_copy(state), {"p1": ["dark_blue"], "p2": ["brown"]})
     assert building_shortage(state) == []  # 32 houses; the two could place 16
     state["bank"]["houses"] = 12
@@ -574,14 +574,14 @@ def json_copy(value):
 def test_the_sheet_shows_each_deeds_rent_ladder_and_what_selling_a_house_brings(game, banker):
     from banker.rules.board import GROUPS
 
-    game.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
-    game.ok({"type": "buy"})  # Baltic
-    game.ok({"type": "move", "player": "p1", "position": 39, "reason": "test"})
-    game.ok({"type": "roll", "player": "p2", "dice": [1, 3]})
-    game.ok({"type": "roll", "player": "p1", "dice": [1, 1]})  # Mediterranean
-    game.ok({"type": "buy"})
+    game.do({"type": "roll", "player": "p1", "dice": [1, 2]})
+    game.do({"type": "buy"})  # Baltic
+    game.do({"type": "move", "player": "p1", "position": 39, "reason": "test"})
+    game.do({"type": "roll", "player": "p2", "dice": [1, 3]})
+    game.do({"type": "roll", "player": "p1", "dice": [1, 1]})  # Mediterranean
+    game.do({"type": "buy"})
     assert set(GROUPS["brown"]) == {"mediterranean-avenue", "baltic-avenue"}
-    game.ok({"type": "build", "property": "baltic-avenue"})
+    game.do({"type": "build", "property": "baltic-avenue"})
     page = text_of(banker.page("/players/p1"))
     assert "set 8 1 house 20 2 houses 60 3 houses 180 4 houses 320 hotel 450" in page
     assert "Sell house +25 on Baltic Avenue" in page
@@ -590,10 +590,10 @@ def test_the_sheet_shows_each_deeds_rent_ladder_and_what_selling_a_house_brings(
 
 
 def test_history_groups_events_by_turn_newest_first_and_marks_corrections(game, banker):
-    game.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
-    game.ok({"type": "buy"})
-    game.ok({"type": "adjust", "player": "p2", "amount": 20, "reason": "change"})
-    game.ok({"type": "roll", "player": "p2", "dice": [2, 3]})
+    game.do({"type": "roll", "player": "p1", "dice": [1, 2]})
+    game.do({"type": "buy"})
+    game.do({"type": "adjust", "player": "p2", "amount": 20, "reason": "change"})
+    game.do({"type": "roll", "player": "p2", "dice": [2, 3]})
     html = banker.page("/history")
     titles = re.findall(r'<section class="turn-group[^"]*" aria-label="([^"]+)"', html)
     assert titles == [
@@ -606,7 +606,7 @@ def test_history_groups_events_by_turn_newest_first_and_marks_corrections(game, 
 
 
 def test_an_actions_sentence_shows_once_on_the_screen_where_it_was_made(game, banker):
-    game.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
+    game.do({"type": "roll", "player": "p1", "dice": [1, 2]})
     assert banker.press("Buy for 60").status_code == 303
     assert "Ann bought Baltic Avenue for 60." in banker.page()  # after the redirect: once
     assert "Ann bought Baltic Avenue for 60." not in banker.page()
@@ -615,8 +615,8 @@ def test_an_actions_sentence_shows_once_on_the_screen_where_it_was_made(game, ba
 
 
 def test_the_poll_keeps_a_first_die_and_an_open_confirmation(client, game, banker):
-    v = game.state()["version"]
-    game.ok({"type": "adjust", "player": "p2", "amount": 5, "reason": "another phone"})
+    v = game.state["version"]
+    game.do({"type": "adjust", "player": "p2", "amount": 5, "reason": "another phone"})
     r = client.get(
         f"/games/{game.id}/poll",
         query_string={"v": v, "screen": "table", "d1": "4", "pad": "roll:p1"},
@@ -634,7 +634,7 @@ def test_the_poll_keeps_a_first_die_and_an_open_confirmation(client, game, banke
 
 def test_the_heading_names_who_acts_now_and_then_whose_roll_is_next(game, banker):
     assert '<h1 id="now">Ann’s turn</h1>' in banker.page()
-    game.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
+    game.do({"type": "roll", "player": "p1", "dice": [1, 2]})
     page = banker.page()
     assert '<h1 id="now">Ann decides: buy Baltic Avenue or auction it</h1>' in page
     assert '<p class="next-roll">Then Bob rolls.</p>' in page
@@ -681,11 +681,11 @@ def test_a_plain_form_from_this_site_is_accepted_although_no_referrer_makes_its_
     r = client.post(
         form["action"], data=data, headers={"Origin": "null", "Sec-Fetch-Site": "cross-site"}
     )
-    assert r.status_code == 403 and game.state()["version"] == 1
+    assert r.status_code == 403 and game.state["version"] == 1
     r = client.post(
         form["action"], data=data, headers={"Origin": "null", "Sec-Fetch-Site": "same-origin"}
     )
-    assert r.status_code == 303 and game.state()["players"][0]["position"] == 3
+    assert r.status_code == 303 and game.state["players"][0]["position"] == 3
 
 
 # -- issue 13 on the Banker's table: the deadline's last claims, stopping early ------------
@@ -694,14 +694,14 @@ def test_a_plain_form_from_this_site_is_accepted_although_no_referrer_makes_its_
 def test_stopping_early_is_confirmed_then_shows_standings_unranked_and_undo_takes_it_back(
     game, banker
 ):
-    game.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
-    game.ok({"type": "buy"})
+    game.do({"type": "roll", "player": "p1", "dice": [1, 2]})
+    game.do({"type": "buy"})
     assert "Yes: stop the game unfinished" not in text_of(banker.page())
     confirm = text_of(banker.page("?confirm=stop"))
     assert "Stop the game, unfinished? Only if everyone agrees to stop early." in confirm
-    assert "no winner" in confirm and game.state()["status"] == "playing"
+    assert "no winner" in confirm and game.state["status"] == "playing"
     assert banker.press("Yes: stop the game unfinished", path="?confirm=stop").status_code == 303
-    state = game.state()
+    state = game.state
     assert state["status"] == "unfinished" and state["winners"] == []
     page = text_of(banker.page())
     assert "Game stopped, unfinished" in page and "Stopped early: no winner" in page
@@ -711,25 +711,25 @@ def test_stopping_early_is_confirmed_then_shows_standings_unranked_and_undo_take
         "Undo: Everyone agreed to stop early: the game is recorded as unfinished, with no winner."
     )
     assert banker.press(undo, path="/history").status_code == 303
-    assert game.state()["status"] == "playing"
+    assert game.state["status"] == "playing"
 
 
 def test_the_final_round_over_shows_the_waiting_claims_and_score_now(new_game, client):
     g = new_game(["Ann", "Bob"], options={"deadline": True})
     banker = Banker(client, g)
-    g.ok({"type": "start", "first": "p1"})
-    g.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
-    g.ok({"type": "buy"})  # Ann: Baltic Avenue
-    g.ok({"type": "call_time"})
-    g.ok({"type": "roll", "player": "p2", "dice": [1, 2]})  # Bob on Baltic: the round is over
-    state = g.state()
+    g.do({"type": "start", "first": "p1"})
+    g.do({"type": "roll", "player": "p1", "dice": [1, 2]})
+    g.do({"type": "buy"})  # Ann: Baltic Avenue
+    g.do({"type": "call_time"})
+    g.do({"type": "roll", "player": "p2", "dice": [1, 2]})  # Bob on Baltic: the round is over
+    state = g.state
     assert state["status"] == "playing" and state["turn"]["player"] is None
     page = text_of(banker.page())
     assert "Final round over: waiting for rent claims" in page
     assert "Ann may ask Bob for 4 (Baltic Avenue) Claim" in page
     assert "First die" not in page
     assert banker.press("Score the game now").status_code == 303
-    state = g.state()
+    state = g.state
     assert state["status"] == "finished" and state["scores"] == {"p1": 1500, "p2": 1500}
     assert state["winners"] == ["p1", "p2"]  # the 4 Ann did not ask for lapsed
 
@@ -737,19 +737,19 @@ def test_the_final_round_over_shows_the_waiting_claims_and_score_now(new_game, c
 def test_the_banker_sees_a_trade_offer_made_on_a_phone_and_may_accept_it_for_either_side(
     game, banker
 ):
-    game.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
-    game.ok({"type": "buy"})  # Ann: Baltic Avenue
+    game.do({"type": "roll", "player": "p1", "dice": [1, 2]})
+    game.do({"type": "buy"})  # Ann: Baltic Avenue
     side = {"cash": 0, "properties": ["baltic-avenue"], "jail_cards": []}
     cash = {"cash": 100, "properties": [], "jail_cards": []}
     offer = {"type": "propose_trade", "from": "p1", "to": "p2", "give": side, "receive": cash}
     offer["unmortgage"] = []
-    game.ok(offer, token=game.tokens["p1"])  # from Ann's own phone
+    game.do(offer, token=game.tokens["p1"])  # from Ann's own phone
     page = text_of(banker.page())
     assert "Offer: Ann gives Baltic Avenue to Bob for 100. Waiting for Bob." in page
     assert "Bob answers Ann’s trade offer" in page  # the heading: who must act now
     assert "First die" not in page and "The next roll waits" in page
     assert banker.press("Accept for Bob").status_code == 303
-    state = game.state()
+    state = game.state
     assert state["properties"]["baltic-avenue"]["owner"] == "p2"
     assert [p["cash"] for p in state["players"]] == [1440 + 100, 1400]
     assert state["pending"]["trade_offers"] == []
@@ -760,7 +760,7 @@ def test_a_game_resumed_from_its_snapshot_marks_the_paused_one_moved_for_banker_
 ):
     import io
 
-    game.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
+    game.do({"type": "roll", "player": "p1", "dice": [1, 2]})
     old_link = f"/join/{game.tokens['p2']}"
     assert client.get(old_link).status_code == 200
     r = client.get(f"/games/{game.id}/snapshot.json?token={game.banker_token}")
@@ -789,7 +789,7 @@ def test_an_old_snapshot_resumed_does_not_mark_a_game_that_went_on(client, game,
     import io
 
     r = client.get(f"/games/{game.id}/snapshot.json?token={game.banker_token}")
-    game.ok({"type": "roll", "player": "p1", "dice": [1, 2]})  # played on after the pause
+    game.do({"type": "roll", "player": "p1", "dice": [1, 2]})  # played on after the pause
     r = client.post("/resume", data={"snapshot": (io.BytesIO(r.data), "b.json")},
                     content_type="multipart/form-data")  # fmt: skip
     assert r.status_code == 303

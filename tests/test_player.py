@@ -49,16 +49,16 @@ def decode_qr_svg(svg: str) -> str:
 def started(new_game):
     """Ann and Bob, started: Ann rolls first."""
     g = new_game(["Ann", "Bob"])
-    g.ok(START)
+    g.do(START)
     return g
 
 
 @pytest.fixture
 def claim(started):
     """Ann owns Baltic Avenue and Bob just landed on it: claim c1, Ann may ask Bob for 4."""
-    started.ok(ROLL_TO_BALTIC)
-    started.ok({"type": "buy"})
-    started.ok({"type": "roll", "player": "p2", "dice": [1, 2]})
+    started.do(ROLL_TO_BALTIC)
+    started.do({"type": "buy"})
+    started.do({"type": "roll", "player": "p2", "dice": [1, 2]})
     return started
 
 
@@ -67,14 +67,14 @@ def join_path(g, player_id: str) -> str:
 
 
 def page(g, player_id: str, path: str = "") -> str:
-    r = g.client.get(join_path(g, player_id) + path)
+    r = g.table.client.get(join_path(g, player_id) + path)
     assert r.status_code == 200
     assert r.headers["Cache-Control"] == NO_STORE
     return r.get_data(as_text=True)
 
 
 def cash(g) -> dict:
-    return {p["id"]: p["cash"] for p in g.state()["players"]}
+    return {p["id"]: p["cash"] for p in g.state["players"]}
 
 
 def claim_form(html: str) -> dict:
@@ -90,17 +90,17 @@ def claim_form(html: str) -> dict:
 
 def test_a_players_page_shows_their_money_token_deeds_rent_net_worth_and_the_table(new_game):
     g = new_game(["Ann", "Bob", "Cy"])
-    g.ok(START)
-    g.ok(ROLL_TO_BALTIC)
-    g.ok({"type": "buy"})
-    g.ok({"type": "roll", "player": "p2", "dice": [2, 3]})  # Reading Railroad
-    g.ok({"type": "buy"})
-    g.ok({"type": "roll", "player": "p3", "dice": [3, 4]})  # Chance
-    g.ok({"type": "draw_card", "deck": "chance", "card": "get-out-of-jail-free"})
-    g.ok({"type": "move", "player": "p1", "position": 39})
-    g.ok({"type": "roll", "player": "p1", "dice": [1, 1]})  # past GO to Mediterranean Avenue
-    g.ok({"type": "buy"})
-    g.ok({"type": "build", "property": "baltic-avenue"})
+    g.do(START)
+    g.do(ROLL_TO_BALTIC)
+    g.do({"type": "buy"})
+    g.do({"type": "roll", "player": "p2", "dice": [2, 3]})  # Reading Railroad
+    g.do({"type": "buy"})
+    g.do({"type": "roll", "player": "p3", "dice": [3, 4]})  # Chance
+    g.do({"type": "draw_card", "deck": "chance", "card": "get-out-of-jail-free"})
+    g.do({"type": "move", "player": "p1", "position": 39})
+    g.do({"type": "roll", "player": "p1", "dice": [1, 1]})  # past GO to Mediterranean Avenue
+    g.do({"type": "buy"})
+    g.do({"type": "build", "property": "baltic-avenue"})
     assert cash(g) == {"p1": 1500 - 60 + 200 - 60 - 50, "p2": 1300, "p3": 1500}
 
     ann = text_of(page(g, "p1"))
@@ -124,20 +124,20 @@ def test_a_players_page_shows_their_money_token_deeds_rent_net_worth_and_the_tab
 
 
 def test_a_jailed_player_sees_it_with_the_rolls_used(started):
-    started.ok({"type": "roll", "player": "p1", "dice": [3, 4]})  # Chance
-    started.ok({"type": "draw_card", "deck": "chance", "card": "go-to-jail"})
-    started.ok({"type": "roll", "player": "p2", "dice": [1, 2]})
-    started.ok({"type": "buy"})
-    started.ok({"type": "roll", "player": "p1", "dice": [1, 2]})  # a failed attempt at doubles
+    started.do({"type": "roll", "player": "p1", "dice": [3, 4]})  # Chance
+    started.do({"type": "draw_card", "deck": "chance", "card": "go-to-jail"})
+    started.do({"type": "roll", "player": "p2", "dice": [1, 2]})
+    started.do({"type": "buy"})
+    started.do({"type": "roll", "player": "p1", "dice": [1, 2]})  # a failed attempt at doubles
     assert "Token In Jail (1 of 3 rolls for doubles used)" in text_of(page(started, "p1"))
     assert "Ann 1,500 In Jail." in text_of(page(started, "p2"))
 
 
 def test_other_players_cash_is_hidden_when_the_game_counts_money_privately(new_game):
     g = new_game(["Ann", "Bob"], options={"private_cash": True})
-    g.ok(START)
-    g.ok(ROLL_TO_BALTIC)
-    g.ok({"type": "buy"})
+    g.do(START)
+    g.do(ROLL_TO_BALTIC)
+    g.do({"type": "buy"})
     bob = text_of(page(g, "p2"))
     assert "Bob Cash 1,500" in bob
     assert "1,440" not in bob
@@ -149,10 +149,10 @@ def test_other_players_cash_is_hidden_when_the_game_counts_money_privately(new_g
 def test_the_page_before_the_start_and_after_the_end_says_so(new_game):
     g = new_game(["Ann", "Bob"])
     assert "The game has not started yet" in text_of(page(g, "p2"))
-    g.ok(START)
-    g.ok({"type": "adjust", "player": "p1", "amount": -1490, "reason": "Test"})
-    g.ok({"type": "roll", "player": "p1", "dice": [1, 3]})  # Income Tax 200
-    g.ok({"type": "bankrupt", "player": "p1"})
+    g.do(START)
+    g.do({"type": "adjust", "player": "p1", "amount": -1490, "reason": "Test"})
+    g.do({"type": "roll", "player": "p1", "dice": [1, 3]})  # Income Tax 200
+    g.do({"type": "bankrupt", "player": "p1"})
     assert "The game is over: Bob won." in text_of(page(g, "p2"))
 
 
@@ -161,8 +161,8 @@ def test_the_page_before_the_start_and_after_the_end_says_so(new_game):
 
 def test_the_poll_answers_204_from_memory_while_nothing_changed(app, claim):
     path = join_path(claim, "p1")
-    version = claim.state()["version"]
-    claim.client.get(path)  # the first look at a token reads SQLite once
+    version = claim.state["version"]
+    claim.table.client.get(path)  # the first look at a token reads SQLite once
     store = app.extensions["banker.store"]
     rendered = []
 
@@ -172,7 +172,7 @@ def test_the_poll_answers_204_from_memory_while_nothing_changed(app, claim):
     template_rendered.connect(lambda sender, template, context, **kw: rendered.append(template))
     original, store._db = store._db, no_sqlite
     try:
-        r = claim.client.get(f"{path}/version?v={version}")
+        r = claim.table.client.get(f"{path}/version?v={version}")
     finally:
         store._db = original
     assert (r.status_code, r.data, rendered) == (204, b"", [])
@@ -180,8 +180,8 @@ def test_the_poll_answers_204_from_memory_while_nothing_changed(app, claim):
 
 
 def test_the_poll_answers_the_fresh_fragment_with_the_new_version_after_a_command(claim):
-    version = claim.state()["version"]
-    claim.ok({"type": "claim_rent", "claim": "c1"})  # the Banker asks for Ann
+    version = claim.state["version"]
+    claim.do({"type": "claim_rent", "claim": "c1"})  # the Banker asks for Ann
     fragment = page(claim, "p1", f"/version?v={version}")
     assert fragment.startswith('<div id="player-view"')
     assert f'hx-get="{join_path(claim, "p1")}/version?v={version + 1}"' in fragment
@@ -213,25 +213,25 @@ def test_the_owner_sees_the_claim_and_the_payer_does_not(claim):
 
 def test_a_claim_posted_from_another_sites_page_is_refused_and_changes_nothing(claim):
     form = claim_form(page(claim, "p1"))
-    before = claim.state()
-    r = claim.client.post(
+    before = claim.state
+    r = claim.table.client.post(
         join_path(claim, "p1") + "/claim", data=form, headers={"Origin": "http://evil.example"}
     )
     assert r.status_code == 403
     assert "another site" in r.get_data(as_text=True)
-    assert claim.state() == before
+    assert claim.state == before
 
 
 def test_the_owner_claims_rent_with_a_plain_form_and_a_double_tap_pays_once(claim):
     form = claim_form(page(claim, "p1"))
-    r = claim.client.post(join_path(claim, "p1") + "/claim", data=form)
+    r = claim.table.client.post(join_path(claim, "p1") + "/claim", data=form)
     assert (r.status_code, r.headers["Location"]) == (303, join_path(claim, "p1"))
     assert r.headers["Cache-Control"] == NO_STORE
     assert cash(claim) == {"p1": 1444, "p2": 1496}
-    again = claim.client.post(join_path(claim, "p1") + "/claim", data=form)
+    again = claim.table.client.post(join_path(claim, "p1") + "/claim", data=form)
     assert again.status_code == 303
     assert cash(claim) == {"p1": 1444, "p2": 1496}
-    assert [e["text"] for e in claim.events()[-2:]] == [
+    assert [e["text"] for e in claim.history()[-2:]] == [
         "Ann asked Bob for 4 rent on Baltic Avenue.",
         "Bob paid Ann 4 (rent on Baltic Avenue).",
     ]
@@ -241,7 +241,7 @@ def test_the_owner_claims_rent_with_a_plain_form_and_a_double_tap_pays_once(clai
 
 def test_a_claim_through_htmx_answers_the_fresh_fragment(claim):
     form = claim_form(page(claim, "p1"))
-    r = claim.client.post(
+    r = claim.table.client.post(
         join_path(claim, "p1") + "/claim", data=form, headers={"HX-Request": "true"}
     )
     assert r.status_code == 200
@@ -253,38 +253,40 @@ def test_a_claim_through_htmx_answers_the_fresh_fragment(claim):
 
 def test_a_lapsed_claim_gets_the_cores_sentence_and_changes_nothing(claim):
     form = claim_form(page(claim, "p1"))
-    claim.ok({"type": "roll", "player": "p1", "dice": [2, 3]})  # the claim lapses
-    before = claim.snapshot()
-    r = claim.client.post(join_path(claim, "p1") + "/claim", data=form)
+    claim.do({"type": "roll", "player": "p1", "dice": [2, 3]})  # the claim lapses
+    before = claim.now()
+    r = claim.table.client.post(join_path(claim, "p1") + "/claim", data=form)
     assert r.status_code == 422
     assert (
         "That rent claim is not open: it was paid or it lapsed when the next player rolled."
         in text_of(r.get_data(as_text=True))
     )
-    assert claim.snapshot() == before
-    r = claim.client.post(
+    assert claim.now() == before
+    r = claim.table.client.post(
         join_path(claim, "p1") + "/claim", data=form, headers={"HX-Request": "true"}
     )
     assert r.status_code == 200
     assert "That rent claim is not open" in text_of(r.get_data(as_text=True))
-    assert claim.snapshot() == before
+    assert claim.now() == before
 
 
 def test_a_player_cannot_claim_rent_owed_to_another_from_the_page(claim):
-    before = claim.snapshot()
-    r = claim.client.post(join_path(claim, "p2") + "/claim", data={"claim": "c1", "key": "k" * 12})
+    before = claim.now()
+    r = claim.table.client.post(
+        join_path(claim, "p2") + "/claim", data={"claim": "c1", "key": "k" * 12}
+    )
     assert r.status_code == 403
     assert "That rent is owed to another player: only they may ask for it." in text_of(
         r.get_data(as_text=True)
     )
-    assert claim.snapshot() == before
+    assert claim.now() == before
 
 
 def test_a_claim_page_without_a_claim_field_changes_nothing(claim):
-    before = claim.snapshot()
-    r = claim.client.post(join_path(claim, "p1") + "/claim", data={})
+    before = claim.now()
+    r = claim.table.client.post(join_path(claim, "p1") + "/claim", data={})
     assert r.status_code == 400
-    assert claim.snapshot() == before
+    assert claim.now() == before
 
 
 # -- what a player's token may not do --------------------------------------------------------
@@ -326,17 +328,17 @@ BANKER_COMMANDS = [
 
 @pytest.mark.parametrize("command", BANKER_COMMANDS, ids=lambda c: c["type"])
 def test_a_player_token_cannot_perform_any_banker_command_through_the_api(claim, command):
-    before = claim.snapshot()
-    r = claim.post(command, token=claim.tokens["p2"])
+    before = claim.now()
+    r = claim.send(command, token=claim.tokens["p2"])
     assert r.status_code == 403
     assert r.get_json()["error"]["code"] == "banker_only"
-    assert claim.snapshot() == before
+    assert claim.now() == before
 
 
 def test_a_player_token_opens_none_of_the_bankers_pages(panel_app, claim):
-    before = claim.snapshot()
+    before = claim.now()
     bob = claim.tokens["p2"]
-    c = claim.client
+    c = claim.table.client
     assert c.get(f"/games/{claim.id}?token={bob}").status_code == 403
     c.set_cookie(f"banker_{claim.id}", bob)
     assert c.get(f"/games/{claim.id}").status_code == 403
@@ -348,7 +350,7 @@ def test_a_player_token_opens_none_of_the_bankers_pages(panel_app, claim):
     assert c.get(f"/games/{claim.id}/version?v=0&token={bob}").status_code == 403
     html = c.get(f"/test-panel/{claim.id}?token={bob}")
     assert html.status_code == 200 and "join-panel" not in html.text
-    assert claim.snapshot() == before
+    assert claim.now() == before
     assert claim.tokens["p1"] in page(claim, "p1")  # Ann's link still works
 
 
@@ -356,15 +358,15 @@ def test_a_player_token_cannot_read_another_game(claim, new_game):
     other = new_game(["Cy", "Di"])
     bob = claim.tokens["p2"]
     for path in ("", "/events"):
-        r = claim.client.get(f"/api/v1/games/{other.id}{path}", headers=claim.auth(bob))
+        r = claim.table.client.get(f"/api/v1/games/{other.id}{path}", headers=claim.auth(bob))
         assert r.status_code == 403, path
-    before = other.snapshot()
-    r = claim.client.post(
+    before = other.now()
+    r = claim.table.client.post(
         f"/api/v1/games/{other.id}/commands", json={"type": "undo"}, headers=claim.auth(bob)
     )
     assert r.status_code == 403
-    assert claim.client.get(f"/games/{other.id}/version?v=0&token={bob}").status_code == 403
-    assert other.snapshot() == before
+    assert claim.table.client.get(f"/games/{other.id}/version?v=0&token={bob}").status_code == 403
+    assert other.now() == before
     # A join page shows its own game only, whatever else is there.
     text = text_of(page(claim, "p2"))
     assert claim.id in text and other.id not in text and "Cy" not in text
@@ -396,24 +398,24 @@ def test_a_new_link_replaces_the_old_one_which_is_refused_everywhere(app, db_pat
     old_path = join_path(claim, "p1")
     form = claim_form(page(claim, "p1"))
     banker_page = f"http://localhost/games/{claim.id}"
-    r = claim.client.post(
+    r = claim.table.client.post(
         f"/games/{claim.id}/players/p1/new-link",
         data={"token": claim.banker_token},
         headers={"Referer": banker_page},
     )
     assert (r.status_code, r.headers["Location"]) == (303, banker_page)
-    before = claim.snapshot()
+    before = claim.now()
 
-    r = claim.client.get(old_path)
+    r = claim.table.client.get(old_path)
     assert r.status_code == 403
     assert "This link no longer works: the Banker gave this player a new one." in text_of(r.text)
-    r = claim.client.get(old_path + "/version?v=1")
+    r = claim.table.client.get(old_path + "/version?v=1")
     assert (r.status_code, r.headers["HX-Refresh"]) == (403, "true")  # the old phone reloads
-    assert claim.client.post(old_path + "/claim", data=form).status_code == 403
-    assert claim.post({"type": "claim_rent", "claim": "c1"}, token=old).status_code == 403
-    api = claim.client.get(f"/api/v1/games/{claim.id}", headers=claim.auth(old))
+    assert claim.table.client.post(old_path + "/claim", data=form).status_code == 403
+    assert claim.send({"type": "claim_rent", "claim": "c1"}, token=old).status_code == 403
+    api = claim.table.client.get(f"/api/v1/games/{claim.id}", headers=claim.auth(old))
     assert api.status_code == 403
-    assert claim.snapshot() == before
+    assert claim.now() == before
 
     store = app.extensions["banker.store"]
     new = next(p["token"] for p in store.players(claim.id) if p["id"] == "p1")
@@ -422,7 +424,7 @@ def test_a_new_link_replaces_the_old_one_which_is_refused_everywhere(app, db_pat
     assert store._db().execute(
         "select player_id, revoked from player_tokens where token = ?", [old]
     ).fetchall() == [("p1", 1)]
-    assert "Ask Bob for 4 (Baltic Avenue)" in text_of(claim.client.get(f"/join/{new}").text)
+    assert "Ask Bob for 4 (Baltic Avenue)" in text_of(claim.table.client.get(f"/join/{new}").text)
 
     restarted = create_app({"TESTING": True, "DATABASE": str(db_path)})
     try:
@@ -434,7 +436,7 @@ def test_a_new_link_replaces_the_old_one_which_is_refused_everywhere(app, db_pat
 
 
 def test_a_new_link_through_htmx_answers_the_join_panel_with_the_new_link(app, claim):
-    r = claim.client.post(
+    r = claim.table.client.post(
         f"/games/{claim.id}/players/p2/new-link",
         data={"token": claim.banker_token},
         headers={"HX-Request": "true"},
@@ -448,12 +450,12 @@ def test_a_new_link_through_htmx_answers_the_join_panel_with_the_new_link(app, c
 
 
 def test_a_new_link_for_no_such_player_or_game_is_refused(claim):
-    r = claim.client.post(
+    r = claim.table.client.post(
         f"/games/{claim.id}/players/p9/new-link", data={"token": claim.banker_token}
     )
     assert r.status_code == 404
     assert "There is no player 'p9'" in text_of(r.text)
-    r = claim.client.post("/games/nosuchgame/players/p1/new-link", data={"token": "x"})
+    r = claim.table.client.post("/games/nosuchgame/players/p1/new-link", data={"token": "x"})
     assert r.status_code == 404
 
 
@@ -481,11 +483,11 @@ def panel_app(app):
 
 def test_the_join_panel_has_a_qr_code_of_each_players_link(panel_app, new_game):
     g = new_game(["Ann", "Bob", "Cy"])
-    r = g.client.get(f"/test-panel/{g.id}?token={g.banker_token}")
+    r = g.table.client.get(f"/test-panel/{g.id}?token={g.banker_token}")
     html = r.text
     # Each code is an image the browser fetches when the panel opens (issue 17).
     codes = re.findall(r'<img class="qr" src="([^"]+)"', html)
-    svgs = [g.client.get(src.replace("&amp;", "&")).text for src in codes]
+    svgs = [g.table.client.get(src.replace("&amp;", "&")).text for src in codes]
     links = re.findall(r'class="join-link" href="([^"]+)"', html)
     expected = [p["join_url"] for p in g.created["players"]]
     assert links == expected
@@ -497,20 +499,23 @@ def test_the_join_panel_has_a_qr_code_of_each_players_link(panel_app, new_game):
 def test_the_join_panel_shows_nothing_without_the_banker_token(panel_app, new_game):
     g = new_game(["Ann", "Bob"])
     for query in ("", f"?token={g.tokens['p1']}", "?token=wrong"):
-        html = g.client.get(f"/test-panel/{g.id}{query}").text
+        html = g.table.client.get(f"/test-panel/{g.id}{query}").text
         assert "join-panel" not in html and "/join/" not in html
-    assert "join-panel" not in g.client.get(f"/test-panel/nosuchgame?token={g.banker_token}").text
+    assert (
+        "join-panel"
+        not in g.table.client.get(f"/test-panel/nosuchgame?token={g.banker_token}").text
+    )
 
 
 def test_with_the_bankers_cookie_the_panel_keeps_the_token_out_of_the_page(panel_app, new_game):
     g = new_game(["Ann", "Bob"])
-    g.client.set_cookie(f"banker_{g.id}", g.banker_token)
-    html = g.client.get(f"/test-panel/{g.id}").text
+    g.table.client.set_cookie(f"banker_{g.id}", g.banker_token)
+    html = g.table.client.get(f"/test-panel/{g.id}").text
     assert 'id="join-panel"' in html and g.banker_token not in html
-    r = g.client.post(f"/games/{g.id}/players/p2/new-link")  # the cookie is enough
+    r = g.table.client.post(f"/games/{g.id}/players/p2/new-link")  # the cookie is enough
     assert (r.status_code, r.headers["Location"]) == (303, f"/games/{g.id}")
-    assert g.client.get(join_path(g, "p2")).status_code == 403
-    with_token = g.client.get(f"/test-panel/{g.id}?token={g.banker_token}").text
+    assert g.table.client.get(join_path(g, "p2")).status_code == 403
+    with_token = g.table.client.get(f"/test-panel/{g.id}?token={g.banker_token}").text
     assert g.banker_token not in with_token  # the cookie came along: not needed in the forms
 
 
@@ -556,7 +561,7 @@ def test_a_banker_browsing_on_localhost_gets_links_at_the_lan_address(db_path):
 
 
 def test_the_bankers_version_poll_answers_204_or_the_version(started):
-    c, g = started.client, started
+    c, g = started.table.client, started
     assert c.get(f"/games/{g.id}/version?v=1&token={g.banker_token}").status_code == 204
     r = c.get(f"/games/{g.id}/version?v=0", headers=g.auth())
     assert (r.status_code, r.get_json()) == (200, {"version": 1})

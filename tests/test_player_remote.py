@@ -24,7 +24,7 @@ def join_path(g, player_id: str) -> str:
 
 
 def cash(g) -> dict:
-    return {p["id"]: p["cash"] for p in g.state()["players"]}
+    return {p["id"]: p["cash"] for p in g.state["players"]}
 
 
 class Forms(HTMLParser):
@@ -69,7 +69,7 @@ def forms_of(html: str) -> list[dict]:
 
 
 def page_of(g, pid: str, query: str = "") -> str:
-    r = g.client.get(join_path(g, pid) + query)
+    r = g.table.client.get(join_path(g, pid) + query)
     assert r.status_code == 200
     return r.text
 
@@ -94,13 +94,13 @@ def press(g, pid: str, kind: str, button: str | None = None, extra=None, **field
     if b["name"]:
         data[b["name"]] = b["value"]
     data.update(extra or {})
-    return g.client.post(f["action"], data=data)
+    return g.table.client.post(f["action"], data=data)
 
 
 def post(g, pid: str, data: dict, htmx: bool = False):
     """Post a form to the player's page as a hand-made (or tampered) form would."""
     headers = {"HX-Request": "true"} if htmx else {}
-    return g.client.post(join_path(g, pid) + "/act", data=data, headers=headers)
+    return g.table.client.post(join_path(g, pid) + "/act", data=data, headers=headers)
 
 
 def kinds(html: str) -> set[str]:
@@ -110,7 +110,7 @@ def kinds(html: str) -> set[str]:
 @pytest.fixture
 def started(new_game):
     g = new_game(["Ann", "Bob", "Cy"])
-    g.ok(START)
+    g.do(START)
     return g
 
 
@@ -118,13 +118,13 @@ def started(new_game):
 def brown(started):
     """Ann owns the brown set (1,580 cash) and rolls again (doubles)."""
     g = started
-    g.ok({"type": "roll", "player": "p1", "dice": [1, 2]})  # Baltic Avenue
-    g.ok({"type": "buy"})
-    g.ok({"type": "roll", "player": "p2", "dice": [1, 2]})  # Ann's Baltic Avenue: a claim
-    g.ok({"type": "move", "player": "p1", "position": 39})
-    g.ok({"type": "roll", "player": "p3", "dice": [1, 2]})  # Cy on Baltic too
-    g.ok({"type": "roll", "player": "p1", "dice": [1, 1]})  # past GO to Mediterranean Avenue
-    g.ok({"type": "buy"})
+    g.do({"type": "roll", "player": "p1", "dice": [1, 2]})  # Baltic Avenue
+    g.do({"type": "buy"})
+    g.do({"type": "roll", "player": "p2", "dice": [1, 2]})  # Ann's Baltic Avenue: a claim
+    g.do({"type": "move", "player": "p1", "position": 39})
+    g.do({"type": "roll", "player": "p3", "dice": [1, 2]})  # Cy on Baltic too
+    g.do({"type": "roll", "player": "p1", "dice": [1, 1]})  # past GO to Mediterranean Avenue
+    g.do({"type": "buy"})
     assert cash(g) == {"p1": 1500 - 60 + 200 - 60, "p2": 1500, "p3": 1500}
     return g
 
@@ -134,14 +134,14 @@ def brown(started):
 
 def test_a_player_buys_their_own_offer_from_their_page(started):
     g = started
-    g.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
+    g.do({"type": "roll", "player": "p1", "dice": [1, 2]})
     ann = page_of(g, "p1")
     assert "You may buy Baltic Avenue for 60, or put it up for auction." in text_of(ann)
     find(ann, "auction", "Auction")
     assert {"buy", "auction"}.isdisjoint(kinds(page_of(g, "p2")))  # only Ann's page offers it
     r = press(g, "p1", "buy", "Buy for 60")
     assert (r.status_code, r.headers["Location"]) == (303, join_path(g, "p1"))
-    state = g.state()
+    state = g.state
     assert cash(g) == {"p1": 1440, "p2": 1500, "p3": 1500}
     assert state["properties"]["baltic-avenue"]["owner"] == "p1"
     assert state["pending"]["offer"] is None
@@ -149,15 +149,15 @@ def test_a_player_buys_their_own_offer_from_their_page(started):
 
 def test_another_players_offer_posted_from_a_page_is_refused_and_changes_nothing(started):
     g = started
-    g.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
-    before = g.snapshot()
+    g.do({"type": "roll", "player": "p1", "dice": [1, 2]})
+    before = g.now()
     for kind in ("buy", "auction"):
         r = post(g, "p2", {"type": kind, "key": f"tampered-{kind}"})
         assert r.status_code == 403
         assert "That offer is another player's: only they (or the Banker) may answer it." in (
             text_of(r.text)
         )
-    assert g.snapshot() == before
+    assert g.now() == before
 
 
 # -- the auction -------------------------------------------------------------------------------
@@ -165,20 +165,20 @@ def test_another_players_offer_posted_from_a_page_is_refused_and_changes_nothing
 
 def test_two_players_bid_from_their_pages_with_raises_within_their_cash(started):
     g = started
-    g.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
+    g.do({"type": "roll", "player": "p1", "dice": [1, 2]})
     press(g, "p1", "auction", "Auction")
-    assert g.state()["pending"]["auction"] == {
+    assert g.state["pending"]["auction"] == {
         "item": "baltic-avenue",
         "high_bid": 0,
         "high_bidder": None,
     }
-    g.ok({"type": "adjust", "player": "p2", "amount": -1470, "reason": "Test"})  # Bob has 30
+    g.do({"type": "adjust", "player": "p2", "amount": -1470, "reason": "Test"})  # Bob has 30
     bob = page_of(g, "p2")
     assert "No bid yet: bids open at 10." in text_of(bob)
     raises = [b["text"] for b in find(bob, "bid", player="p2")[0]["buttons"]]
     assert raises == ["10: bid 10", "20: bid 20", "Bid"]  # 50 is more than Bob has
     press(g, "p2", "bid", "20", player="p2")
-    assert g.state()["pending"]["auction"]["high_bidder"] == "p2"
+    assert g.state["pending"]["auction"]["high_bidder"] == "p2"
 
     ann = page_of(g, "p1")
     assert "High bid 20 by Bob" in text_of(ann)
@@ -191,31 +191,31 @@ def test_two_players_bid_from_their_pages_with_raises_within_their_cash(started)
     raises = [b["text"] for b in find(bob, "bid", player="p2")[0]["buttons"]]
     assert raises == ["+1: bid 26", "Bid"]
 
-    g.ok({"type": "close_auction"})  # the Banker closes it
+    g.do({"type": "close_auction"})  # the Banker closes it
     assert cash(g) == {"p1": 1475, "p2": 30, "p3": 1500}
-    assert g.state()["properties"]["baltic-avenue"]["owner"] == "p1"
+    assert g.state["properties"]["baltic-avenue"]["owner"] == "p1"
 
 
 def test_a_bid_for_another_player_is_refused_and_changes_nothing(started):
     g = started
-    g.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
-    g.ok({"type": "auction"})
-    before = g.snapshot()
+    g.do({"type": "roll", "player": "p1", "dice": [1, 2]})
+    g.do({"type": "auction"})
+    before = g.now()
     r = post(g, "p2", {"type": "bid", "player": "p1", "raise": "10", "key": "tampered-bid"})
     assert r.status_code == 403
     assert "You may bid only for yourself." in text_of(r.text)
-    assert g.snapshot() == before
+    assert g.now() == before
 
 
 def test_a_bid_above_the_players_cash_gets_the_cores_sentence(started):
     g = started
-    g.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
-    g.ok({"type": "auction"})
-    before = g.snapshot()
+    g.do({"type": "roll", "player": "p1", "dice": [1, 2]})
+    g.do({"type": "auction"})
+    before = g.now()
     r = post(g, "p2", {"type": "bid", "player": "p2", "amount": "1600", "key": "too-much-1"})
     assert r.status_code == 422
     assert "Bob has only 1500 in cash and cannot bid 1600." in text_of(r.text)
-    assert g.snapshot() == before
+    assert g.now() == before
 
 
 # -- jail ----------------------------------------------------------------------------------------
@@ -225,20 +225,20 @@ def test_a_bid_above_the_players_cash_gets_the_cores_sentence(started):
 def jailed(started):
     """Ann is in Jail with a Chance card, and it is her turn again."""
     g = started
-    g.ok({"type": "roll", "player": "p1", "dice": [3, 4]})  # Chance
-    g.ok({"type": "draw_card", "deck": "chance", "card": "get-out-of-jail-free"})
-    g.ok({"type": "move", "player": "p1", "position": 27})
-    g.ok({"type": "roll", "player": "p2", "dice": [1, 2]})
-    g.ok({"type": "auction"})
-    g.ok({"type": "close_auction"})
-    g.ok({"type": "roll", "player": "p3", "dice": [1, 3]})  # Income Tax
-    g.ok({"type": "roll", "player": "p1", "dice": [1, 2]})  # Go to Jail
+    g.do({"type": "roll", "player": "p1", "dice": [3, 4]})  # Chance
+    g.do({"type": "draw_card", "deck": "chance", "card": "get-out-of-jail-free"})
+    g.do({"type": "move", "player": "p1", "position": 27})
+    g.do({"type": "roll", "player": "p2", "dice": [1, 2]})
+    g.do({"type": "auction"})
+    g.do({"type": "close_auction"})
+    g.do({"type": "roll", "player": "p3", "dice": [1, 3]})  # Income Tax
+    g.do({"type": "roll", "player": "p1", "dice": [1, 2]})  # Go to Jail
     for pid in ("p2", "p3"):  # Vermont Avenue, Connecticut Avenue: nobody bids
-        g.ok({"type": "roll", "player": pid, "dice": [2, 3]})
-        g.ok({"type": "auction"})
-        g.ok({"type": "close_auction"})
-    assert g.state()["turn"]["player"] == "p1"
-    assert g.state()["players"][0]["in_jail"] is True
+        g.do({"type": "roll", "player": pid, "dice": [2, 3]})
+        g.do({"type": "auction"})
+        g.do({"type": "close_auction"})
+    assert g.state["turn"]["player"] == "p1"
+    assert g.state["players"][0]["in_jail"] is True
     return g
 
 
@@ -249,23 +249,23 @@ def test_a_jailed_player_pays_the_fine_from_their_page_on_their_turn(jailed):
     find(ann, "use_jail_card", "Use the Chance card")
     assert {"pay_jail_fine", "use_jail_card"}.isdisjoint(kinds(page_of(g, "p2")))
     press(g, "p1", "pay_jail_fine", "Pay 50")
-    p1 = g.state()["players"][0]
+    p1 = g.state["players"][0]
     assert (p1["cash"], p1["in_jail"], p1["jail_cards"]) == (1450, False, ["chance"])
 
 
 def test_a_jailed_player_uses_their_card_from_their_page(jailed):
     g = jailed
     press(g, "p1", "use_jail_card", "Use the Chance card")
-    p1 = g.state()["players"][0]
+    p1 = g.state["players"][0]
     assert (p1["cash"], p1["in_jail"], p1["jail_cards"]) == (1500, False, [])
 
 
 def test_paying_another_players_fine_is_refused_and_changes_nothing(jailed):
-    before = jailed.snapshot()
+    before = jailed.now()
     r = post(jailed, "p2", {"type": "pay_jail_fine", "player": "p1", "key": "tampered-fine"})
     assert r.status_code == 403
     assert "You may pay only your own fine." in text_of(r.text)
-    assert jailed.snapshot() == before
+    assert jailed.now() == before
 
 
 # -- deeds: build, sell, mortgage, lift --------------------------------------------------------
@@ -278,7 +278,7 @@ def test_a_player_builds_sells_mortgages_and_lifts_on_their_own_deeds(brown):
     assert b["text"] == "Mortgage +30 on Baltic Avenue" and not b["disabled"]
     press(g, "p1", "build", "Build house 50", property="baltic-avenue")
     assert cash(g)["p1"] == 1530
-    assert g.state()["properties"]["baltic-avenue"]["houses"] == 1
+    assert g.state["properties"]["baltic-avenue"]["houses"] == 1
 
     ann = page_of(g, "p1")
     f, b = find(ann, "mortgage", property="mediterranean-avenue")
@@ -298,26 +298,26 @@ def test_a_player_builds_sells_mortgages_and_lifts_on_their_own_deeds(brown):
     assert "Lift 33 on Mediterranean Avenue" in text_of(page_of(g, "p1"))
     press(g, "p1", "unmortgage", "Lift 33", property="mediterranean-avenue")
     assert cash(g) == {"p1": 1552, "p2": 1500, "p3": 1500}
-    st = g.state()["properties"]
+    st = g.state["properties"]
     assert (st["baltic-avenue"]["houses"], st["mediterranean-avenue"]["mortgaged"]) == (0, False)
 
 
 def test_a_refused_deed_action_gets_the_cores_sentence_and_changes_nothing(brown):
     g = brown
-    g.ok({"type": "build", "property": "baltic-avenue"})
-    before = g.snapshot()
+    g.do({"type": "build", "property": "baltic-avenue"})
+    before = g.now()
     r = post(g, "p1", {"type": "mortgage", "property": "mediterranean-avenue", "key": "k" * 12})
     assert r.status_code == 422
     assert (
         "Sell every building on the brown streets before mortgaging Mediterranean Avenue."
         in text_of(r.text)
     )
-    assert g.snapshot() == before
+    assert g.now() == before
 
 
 @pytest.mark.parametrize("kind", ["build", "sell_building", "mortgage", "unmortgage"])
 def test_another_players_deed_posted_from_a_page_is_refused_and_changes_nothing(brown, kind):
-    before = brown.snapshot()
+    before = brown.now()
     form = {"type": kind, "property": "baltic-avenue", "key": f"tampered-{kind}"}
     r = post(brown, "p2", form)
     assert r.status_code == 403
@@ -326,7 +326,7 @@ def test_another_players_deed_posted_from_a_page_is_refused_and_changes_nothing(
         in text_of(r.text)
     )
     assert "That deed is not yours" in text_of(post(brown, "p2", form, htmx=True).text)
-    assert brown.snapshot() == before
+    assert brown.now() == before
 
 
 def test_other_players_pages_offer_nothing_on_anothers_deeds(brown):
@@ -338,22 +338,22 @@ def test_a_double_submit_with_the_same_key_applies_once(brown):
     g = brown
     f, b = find(page_of(g, "p1"), "build", "Build house 50", property="baltic-avenue")
     for _ in range(2):
-        r = g.client.post(f["action"], data=f["fields"])
+        r = g.table.client.post(f["action"], data=f["fields"])
         assert r.status_code == 303
     assert cash(g)["p1"] == 1530
-    assert g.state()["properties"]["baltic-avenue"]["houses"] == 1
-    version = g.state()["version"]
-    r = g.client.post(f["action"], data=f["fields"], headers={"HX-Request": "true"})
+    assert g.state["properties"]["baltic-avenue"]["houses"] == 1
+    version = g.state["version"]
+    r = g.table.client.post(f["action"], data=f["fields"], headers={"HX-Request": "true"})
     assert r.status_code == 200
     assert "Ann built a house on Baltic Avenue for 50." in text_of(r.text)  # the first answer
-    assert (cash(g)["p1"], g.state()["version"]) == (1530, version)
+    assert (cash(g)["p1"], g.state["version"]) == (1530, version)
     # A new render has a new key: the next tap builds again.
     press(g, "p1", "build", "Build house 50", property="mediterranean-avenue")
     assert cash(g)["p1"] == 1480
 
 
 def test_a_banker_command_from_a_page_is_refused_with_a_sentence(brown):
-    before = brown.snapshot()
+    before = brown.now()
     r = post(brown, "p1", {"type": "roll", "player": "p1", "d1": "1", "d2": "2", "key": "r" * 9})
     assert r.status_code == 403
     assert "Only the Banker records a roll: the dice are at the table." in text_of(r.text)
@@ -362,7 +362,7 @@ def test_a_banker_command_from_a_page_is_refused_with_a_sentence(brown):
     assert "Only the Banker corrects a player's cash." in text_of(r.text)
     r = post(brown, "p1", {"type": "nonsense", "key": "n" * 9})
     assert r.status_code == 400
-    assert brown.snapshot() == before
+    assert brown.now() == before
 
 
 # -- the action's sentence, once -----------------------------------------------------------------
@@ -380,7 +380,7 @@ def test_the_sentence_of_an_action_shows_on_the_phone_that_made_it_once(brown):
     assert text_of(page_of(g, "p2")).count(sentence) == 1  # Bob's Lately only
 
     f, b = find(page_of(g, "p1"), "build", "Build house 50", property="mediterranean-avenue")
-    r = g.client.post(f["action"], data=f["fields"], headers={"HX-Request": "true"})
+    r = g.table.client.post(f["action"], data=f["fields"], headers={"HX-Request": "true"})
     html = r.text
     assert html.startswith('<div id="player-view"')
     assert '<div id="said" class="said" hx-swap-oob="true"' in html
@@ -393,14 +393,14 @@ def test_the_sentence_of_an_action_shows_on_the_phone_that_made_it_once(brown):
 
 def test_a_player_in_debt_raises_the_cash_and_pays_from_their_page(started):
     g = started
-    g.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
-    g.ok({"type": "buy"})
-    g.ok({"type": "adjust", "player": "p1", "amount": -1260, "reason": "Test"})
-    g.ok({"type": "roll", "player": "p2", "dice": [1, 2]})
-    g.ok({"type": "roll", "player": "p3", "dice": [1, 2]})
-    g.ok({"type": "move", "player": "p1", "position": 2})
-    g.ok({"type": "roll", "player": "p1", "dice": [1, 1]})  # Income Tax: 200, Ann has 180
-    assert g.state()["pending"]["debt"]["amount"] == 200
+    g.do({"type": "roll", "player": "p1", "dice": [1, 2]})
+    g.do({"type": "buy"})
+    g.do({"type": "adjust", "player": "p1", "amount": -1260, "reason": "Test"})
+    g.do({"type": "roll", "player": "p2", "dice": [1, 2]})
+    g.do({"type": "roll", "player": "p3", "dice": [1, 2]})
+    g.do({"type": "move", "player": "p1", "position": 2})
+    g.do({"type": "roll", "player": "p1", "dice": [1, 1]})  # Income Tax: 200, Ann has 180
+    assert g.state["pending"]["debt"]["amount"] == 200
     ann = text_of(page_of(g, "p1"))
     assert "You owe the Bank 200 Cash 180" in ann
     assert "You need 20 more: sell or mortgage below, or offer a trade, then pay." in ann
@@ -409,19 +409,19 @@ def test_a_player_in_debt_raises_the_cash_and_pays_from_their_page(started):
     press(g, "p1", "mortgage", "Mortgage +30", property="baltic-avenue")
     press(g, "p1", "pay_debt", "Pay 200 to the Bank")
     assert cash(g) == {"p1": 10, "p2": 1500, "p3": 1500}
-    assert g.state()["pending"]["debt"] is None
+    assert g.state["pending"]["debt"] is None
 
 
 def test_paying_another_players_debt_is_refused_and_changes_nothing(started):
     g = started
-    g.ok({"type": "adjust", "player": "p1", "amount": -1400, "reason": "Test"})
-    g.ok({"type": "roll", "player": "p1", "dice": [1, 3]})  # Income Tax: 200, Ann has 100
-    g.ok({"type": "adjust", "player": "p1", "amount": 150, "reason": "Test"})
-    before = g.snapshot()
+    g.do({"type": "adjust", "player": "p1", "amount": -1400, "reason": "Test"})
+    g.do({"type": "roll", "player": "p1", "dice": [1, 3]})  # Income Tax: 200, Ann has 100
+    g.do({"type": "adjust", "player": "p1", "amount": 150, "reason": "Test"})
+    before = g.now()
     r = post(g, "p2", {"type": "pay_debt", "key": "tampered-debt"})
     assert r.status_code == 403
     assert "That debt is another player's: only they (or the Banker) may pay it." in text_of(r.text)
-    assert g.snapshot() == before
+    assert g.now() == before
 
 
 # -- rent claims ---------------------------------------------------------------------------------
@@ -429,14 +429,14 @@ def test_paying_another_players_debt_is_refused_and_changes_nothing(started):
 
 def test_a_claim_from_the_remotes_form_pays_once_and_only_its_owner_may_send_it(started):
     g = started
-    g.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
-    g.ok({"type": "buy"})
-    g.ok({"type": "roll", "player": "p2", "dice": [1, 2]})  # Bob on Ann's Baltic Avenue: c1
-    before = g.snapshot()
+    g.do({"type": "roll", "player": "p1", "dice": [1, 2]})
+    g.do({"type": "buy"})
+    g.do({"type": "roll", "player": "p2", "dice": [1, 2]})  # Bob on Ann's Baltic Avenue: c1
+    before = g.now()
     r = post(g, "p3", {"type": "claim_rent", "claim": "c1", "key": "tampered-claim"})
     assert r.status_code == 403
     assert "That rent is owed to another player: only they may ask for it." in text_of(r.text)
-    assert g.snapshot() == before
+    assert g.now() == before
     for _ in range(2):
         r = post(g, "p1", {"type": "claim_rent", "claim": "c1", "key": "ann-claims-c1"})
         assert r.status_code == 303
@@ -450,10 +450,10 @@ def test_a_claim_from_the_remotes_form_pays_once_and_only_its_owner_may_send_it(
 def owners(started):
     """Ann owns Baltic Avenue (1,440), Bob Reading Railroad (1,300); Cy owns nothing."""
     g = started
-    g.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
-    g.ok({"type": "buy"})
-    g.ok({"type": "roll", "player": "p2", "dice": [2, 3]})
-    g.ok({"type": "buy"})
+    g.do({"type": "roll", "player": "p1", "dice": [1, 2]})
+    g.do({"type": "buy"})
+    g.do({"type": "roll", "player": "p2", "dice": [2, 3]})
+    g.do({"type": "buy"})
     return g
 
 
@@ -477,7 +477,7 @@ def test_a_player_composes_a_trade_with_the_bankers_one_sentence_summary(owners)
     g = owners
     closed = page_of(g, "p1")
     assert "Offer a trade" in text_of(closed) and 'name="give_cash"' not in closed
-    r = g.client.get(
+    r = g.table.client.get(
         join_path(g, "p1") + "/trade", query_string=DEAL, headers={"HX-Request": "true"}
     )
     assert r.text.startswith('<section id="compose"')
@@ -487,13 +487,15 @@ def test_a_player_composes_a_trade_with_the_bankers_one_sentence_summary(owners)
     assert "Bob gives Reading Railroad Cash from Bob (has 1,300)" in text
     assert "Offer to Bob" in text
     # Without JS, "Review" shows the whole page with the deal in its address.
-    assert SUMMARY in text_of(g.client.get(join_path(g, "p1") + "/trade", query_string=DEAL).text)
+    assert SUMMARY in text_of(
+        g.table.client.get(join_path(g, "p1") + "/trade", query_string=DEAL).text
+    )
 
 
 def test_with_private_cash_the_trade_form_does_not_show_the_other_sides_cash(new_game):
     g = new_game(["Ann", "Bob"], options={"private_cash": True})
-    g.ok(START)
-    r = g.client.get(join_path(g, "p1") + "/trade", query_string={"to": "p2"})
+    g.do(START)
+    r = g.table.client.get(join_path(g, "p1") + "/trade", query_string={"to": "p2"})
     text = text_of(r.text)
     assert "Cash from you (you have 1,500)" in text
     assert "Cash from Bob Ann gives" in text  # no "(has …)"
@@ -503,7 +505,7 @@ def test_a_trade_offered_on_one_phone_is_accepted_on_another(owners):
     g = owners
     r = propose(g)
     assert r.status_code == 303
-    assert g.state()["pending"]["trade_offers"] == [OFFER]
+    assert g.state["pending"]["trade_offers"] == [OFFER]
     assert cash(g) == {"p1": 1440, "p2": 1300, "p3": 1500}
 
     ann = page_of(g, "p1")
@@ -518,7 +520,7 @@ def test_a_trade_offered_on_one_phone_is_accepted_on_another(owners):
     assert {"accept_trade", "decline_trade"}.isdisjoint(kinds(cy))
 
     press(g, "p2", "accept_trade", "Accept", offer="o1")
-    state = g.state()
+    state = g.state
     assert state["pending"]["trade_offers"] == []
     assert state["properties"]["baltic-avenue"]["owner"] == "p2"
     assert cash(g) == {"p1": 1540, "p2": 1200, "p3": 1500}
@@ -528,18 +530,18 @@ def test_the_other_side_declines_and_the_proposer_withdraws(owners):
     g = owners
     propose(g)
     press(g, "p2", "decline_trade", "Decline", offer="o1")
-    assert g.state()["pending"]["trade_offers"] == []
+    assert g.state["pending"]["trade_offers"] == []
     propose(g, key="ann-offers-2")
     press(g, "p1", "decline_trade", "Withdraw", offer="o2")
-    assert g.state()["pending"]["trade_offers"] == []
+    assert g.state["pending"]["trade_offers"] == []
     assert cash(g) == {"p1": 1440, "p2": 1300, "p3": 1500}
-    assert g.state()["properties"]["baltic-avenue"]["owner"] == "p1"
+    assert g.state["properties"]["baltic-avenue"]["owner"] == "p1"
 
 
 def test_offers_not_a_players_own_are_refused_and_change_nothing(owners):
     g = owners
     propose(g)
-    before = g.snapshot()
+    before = g.now()
     r = post(g, "p3", {"type": "accept_trade", "offer": "o1", "key": "cy-accepts"})
     assert (r.status_code, "Only the player the offer was made to may accept it.") == (
         403,
@@ -554,7 +556,7 @@ def test_offers_not_a_players_own_are_refused_and_change_nothing(owners):
     r = post(g, "p3", {"type": "propose_trade", "from": "p1", "key": "cy-as-ann", **DEAL})
     assert r.status_code == 403
     assert "You may propose a trade only from yourself" in text_of(r.text)
-    assert g.snapshot() == before
+    assert g.now() == before
 
 
 def test_a_refused_offer_keeps_the_form_as_it_was_with_the_cores_sentence(owners):
@@ -568,8 +570,8 @@ def test_a_refused_offer_keeps_the_form_as_it_was_with_the_cores_sentence(owners
         "receive": {"cash": 0, "properties": [], "jail_cards": []},
         "unmortgage": [],
     }
-    before = g.snapshot()
-    sentence = g.post(command, token=g.tokens["p1"]).get_json()["error"]["message"]
+    before = g.now()
+    sentence = g.send(command, token=g.tokens["p1"]).get_json()["error"]["message"]
     r = post(g, "p1", {"type": "propose_trade", "key": "too-much-1", **deal}, htmx=True)
     assert r.status_code == 200
     assert '<section id="compose" class="compose" hx-swap-oob="true"' in r.text
@@ -577,7 +579,7 @@ def test_a_refused_offer_keeps_the_form_as_it_was_with_the_cores_sentence(owners
     assert 'value="baltic-avenue" checked' in r.text
     said = re.search(r'<div id="said".*?</div>', r.text, flags=re.S).group(0)
     assert 'class="error"' in said and text_of(said) == sentence
-    assert g.snapshot() == before
+    assert g.now() == before
 
 
 # -- players_act off: only claims ----------------------------------------------------------------
@@ -585,17 +587,17 @@ def test_a_refused_offer_keeps_the_form_as_it_was_with_the_cores_sentence(owners
 
 def test_when_players_do_not_act_the_page_shows_and_accepts_only_claims(new_game):
     g = new_game(["Ann", "Bob"], options={"players_act": False})
-    g.ok(START)
-    g.ok({"type": "roll", "player": "p1", "dice": [1, 2]})
+    g.do(START)
+    g.do({"type": "roll", "player": "p1", "dice": [1, 2]})
     assert kinds(page_of(g, "p1")) == set()  # her offer, but no Buy: the Banker records it
     assert "Offer a trade" not in text_of(page_of(g, "p1"))
-    before = g.snapshot()
+    before = g.now()
     r = post(g, "p1", {"type": "buy", "key": "ann-buys-1"})
     assert r.status_code == 403
     assert "In this game players only ask for their rent from their phones" in text_of(r.text)
-    assert g.snapshot() == before
-    g.ok({"type": "buy"})
-    g.ok({"type": "roll", "player": "p2", "dice": [1, 2]})  # Bob on Ann's Baltic Avenue
+    assert g.now() == before
+    g.do({"type": "buy"})
+    g.do({"type": "roll", "player": "p2", "dice": [1, 2]})  # Bob on Ann's Baltic Avenue
     ann = page_of(g, "p1")
     assert kinds(ann) == {"claim_rent"}
     assert "build" not in ann and "mortgage" not in kinds(ann)
@@ -608,12 +610,12 @@ def test_when_players_do_not_act_the_page_shows_and_accepts_only_claims(new_game
 
 def test_players_pages_say_the_final_round_is_over_while_claims_wait(new_game):
     g = new_game(["Ann", "Bob", "Cy"], options={"deadline": True})
-    g.ok(START)
-    g.ok({"type": "roll", "player": "p1", "dice": [3, 5]})  # Vermont Avenue
-    g.ok({"type": "buy"})
-    g.ok({"type": "call_time"})
-    g.ok({"type": "roll", "player": "p2", "dice": [4, 6]})
-    g.ok({"type": "roll", "player": "p3", "dice": [3, 5]})  # Ann's Vermont Avenue: round over
+    g.do(START)
+    g.do({"type": "roll", "player": "p1", "dice": [3, 5]})  # Vermont Avenue
+    g.do({"type": "buy"})
+    g.do({"type": "call_time"})
+    g.do({"type": "roll", "player": "p2", "dice": [4, 6]})
+    g.do({"type": "roll", "player": "p3", "dice": [3, 5]})  # Ann's Vermont Avenue: round over
     for pid in ("p1", "p2", "p3"):
         assert "Final round over: waiting for rent claims." in text_of(page_of(g, pid))
     ann = page_of(g, "p1")
@@ -627,7 +629,7 @@ def test_players_pages_say_the_final_round_is_over_while_claims_wait(new_game):
 
 def test_a_stopped_game_shows_its_end_and_offers_nothing(owners):
     g = owners
-    g.ok({"type": "stop"})
+    g.do({"type": "stop"})
     for pid in ("p1", "p2", "p3"):
         html = page_of(g, pid)
         assert "The game was stopped early: an unfinished game, with no winner." in text_of(html)

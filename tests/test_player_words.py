@@ -8,8 +8,8 @@ from tests.test_player import START, page, text_of
 
 def test_a_token_just_visiting_jail_reads_just_visiting_not_on_just_visiting(new_game):
     g = new_game(["Ann", "Bob"])
-    g.ok(START)
-    g.ok({"type": "roll", "player": "p1", "dice": [4, 6]})  # 10: Just Visiting
+    g.do(START)
+    g.do({"type": "roll", "player": "p1", "dice": [4, 6]})  # 10: Just Visiting
     ann, bob = text_of(page(g, "p1")), text_of(page(g, "p2"))
     assert "Token Just Visiting" in ann
     assert "Ann 1,500 Just Visiting." in bob
@@ -18,19 +18,19 @@ def test_a_token_just_visiting_jail_reads_just_visiting_not_on_just_visiting(new
 
 def test_a_jailed_token_reads_in_jail_not_on_in_jail(new_game):
     g = new_game(["Ann", "Bob"])
-    g.ok(START)
-    g.ok({"type": "roll", "player": "p1", "dice": [3, 4]})  # Chance
-    g.ok({"type": "draw_card", "deck": "chance", "card": "go-to-jail"})
+    g.do(START)
+    g.do({"type": "roll", "player": "p1", "dice": [3, 4]})  # Chance
+    g.do({"type": "draw_card", "deck": "chance", "card": "go-to-jail"})
     assert "Token In Jail (0 of 3 rolls for doubles used)" in text_of(page(g, "p1"))
     assert "Ann 1,500 In Jail." in text_of(page(g, "p2"))
 
 
 def test_an_eliminated_player_is_told_they_are_out_not_that_they_have_no_deeds_yet(new_game):
     g = new_game(["Ann", "Bob", "Cy"])
-    g.ok(START)
-    g.ok({"type": "adjust", "player": "p1", "amount": -1490, "reason": "Test"})
-    g.ok({"type": "roll", "player": "p1", "dice": [1, 3]})  # Income Tax 200
-    g.ok({"type": "bankrupt", "player": "p1"})
+    g.do(START)
+    g.do({"type": "adjust", "player": "p1", "amount": -1490, "reason": "Test"})
+    g.do({"type": "roll", "player": "p1", "dice": [1, 3]})  # Income Tax 200
+    g.do({"type": "bankrupt", "player": "p1"})
     ann = text_of(page(g, "p1"))
     assert "Your deeds None: you are out of the game." in ann
     assert "No deeds yet." not in ann
@@ -42,8 +42,8 @@ def test_the_bankers_sheet_reads_token_in_jail_not_stands_on_in_jail(client, gam
     from tests.test_pages import Banker
     from tests.test_pages import text_of as page_text
 
-    game.ok({"type": "roll", "player": "p1", "dice": [3, 4]})  # Chance
-    game.ok({"type": "draw_card", "deck": "chance", "card": "go-to-jail"})
+    game.do({"type": "roll", "player": "p1", "dice": [3, 4]})  # Chance
+    game.do({"type": "draw_card", "deck": "chance", "card": "go-to-jail"})
     sheet = page_text(Banker(client, game).page("/players/p1"))
     assert "Token In Jail" in sheet
     assert "Stands on" not in sheet

@@ -10,8 +10,8 @@ ROLL_TO_BALTIC = {"type": "roll", "player": "p1", "dice": [1, 2]}
 @pytest.fixture
 def private(new_game):
     g = new_game(["Ann", "Bob", "Cat"], options={"private_cash": True})
-    g.ok({"type": "start", "first": "p1"})
-    g.ok(ROLL_TO_BALTIC)
+    g.do({"type": "start", "first": "p1"})
+    g.do(ROLL_TO_BALTIC)
     return g
 
 
@@ -24,7 +24,7 @@ def cash_seen(state: dict) -> list:
 
 
 def read(g, token) -> dict:
-    r = g.client.get(f"/api/v1/games/{g.id}", headers=g.auth(token))
+    r = g.table.client.get(f"/api/v1/games/{g.id}", headers=g.auth(token))
     assert r.status_code == 200
     return r.get_json()
 
@@ -43,19 +43,19 @@ def test_a_player_reads_only_their_own_cash_and_the_display_none(private):
 
 def test_a_players_command_answer_and_its_replay_hide_the_others_cash(private):
     headers = {"Idempotency-Key": "buy-1"}
-    r = private.post({"type": "buy"}, token=private.tokens["p1"], headers=headers)
+    r = private.send({"type": "buy"}, token=private.tokens["p1"], headers=headers)
     assert r.status_code == 200
     assert cash_seen(r.get_json()["state"]) == [1440, None, None]
-    again = private.post({"type": "buy"}, token=private.tokens["p1"], headers=headers)
+    again = private.send({"type": "buy"}, token=private.tokens["p1"], headers=headers)
     assert again.headers["Idempotent-Replayed"] == "true"
     assert again.get_json() == r.get_json()
     # The Banker's answers show everyone's.
-    answer = private.ok({"type": "roll", "player": "p2", "dice": [1, 2]})
+    answer = private.do({"type": "roll", "player": "p2", "dice": [1, 2]})
     assert cash_seen(answer["state"]) == [1440, 1500, 1500]
 
 
 def test_without_private_cash_players_see_everyones_cash(game):
-    r = game.client.get(f"/api/v1/games/{game.id}", headers=game.auth(game.tokens["p2"]))
+    r = game.table.client.get(f"/api/v1/games/{game.id}", headers=game.auth(game.tokens["p2"]))
     assert cash_seen(r.get_json()) == [1500, 1500]
-    r = game.client.get(f"/api/v1/games/{game.id}", headers=game.auth(display_token(game)))
+    r = game.table.client.get(f"/api/v1/games/{game.id}", headers=game.auth(display_token(game)))
     assert cash_seen(r.get_json()) == [1500, 1500]

@@ -10,6 +10,8 @@ import sqlite3
 from datetime import date
 
 import pytest
+from conftest import CREATED_FIELDS
+from game import Game
 
 from banker import snapshot
 from banker.web import create_app
@@ -51,12 +53,12 @@ def played(new_game):
     g = new_game(["Ann", "Bob"])
     for i, command in enumerate(SCRIPT):
         extra = {"expected_version": i} if i == 3 else {}
-        g.ok({**command, **extra})
+        g.do({**command, **extra})
     return g
 
 
 def get_snapshot(g, token=None):
-    r = g.client.get(f"/api/v1/games/{g.id}/snapshot", headers=g.auth(token))
+    r = g.table.client.get(f"/api/v1/games/{g.id}/snapshot", headers=g.auth(token))
     assert r.status_code == 200, r.get_json()
     assert r.mimetype == "application/json"
     return r.get_json()
@@ -95,12 +97,12 @@ def test_a_snapshot_holds_the_game_as_created_every_command_every_event_and_the_
     assert [c["version"] for c in doc["commands"]] == list(range(1, len(SCRIPT) + 1))
     # The events as /events shows them, with the version that made each.
     assert [{k: e[k] for k in ("seq", "type", "text", "at", "undone")} for e in doc["events"]] == (
-        played.events()
+        played.history()
     )
     assert doc["events"][0]["version"] == 1 and doc["events"][-1]["version"] == len(SCRIPT)
     # The state is the internal one: the public fields and the core's bookkeeping for undo.
     assert doc["state"] == json.loads(json.dumps(store.state(played.id)))
-    assert {k: v for k, v in doc["state"].items() if not k.startswith("_")} == played.state()
+    assert {k: v for k, v in doc["state"].items() if not k.startswith("_")} == played.state
     assert len(doc["state"]["_undo"]) == 1  # Bob's roll in Jail can still be undone
 
 
@@ -126,14 +128,7 @@ def test_an_imported_snapshot_is_a_new_game_in_exactly_that_state_with_fresh_tok
     r = import_snapshot(client, doc)
     assert r.status_code == 201, r.get_json()
     created = r.get_json()
-    assert list(created) == [
-        "game_id",
-        "banker_token",
-        "banker_url",
-        "display_url",
-        "players",
-        "state",
-    ]
+    assert list(created) == CREATED_FIELDS
     new_id = created["game_id"]
     assert new_id != played.id
     assert created["banker_url"] == (
@@ -148,7 +143,7 @@ def test_an_imported_snapshot_is_a_new_game_in_exactly_that_state_with_fresh_tok
         assert p["join_url"].endswith(p["token"])
 
     # The same state, version included; only the game id is the new one, inside too.
-    expected = {**played.state(), "game_id": new_id}
+    expected = {**played.state, "game_id": new_id}
     assert created["state"] == expected
     r = client.get(f"/api/v1/games/{new_id}", headers={"Authorization": f"Bearer {p['token']}"})
     assert r.get_json() == expected
@@ -162,30 +157,30 @@ def test_an_imported_snapshot_is_a_new_game_in_exactly_that_state_with_fresh_tok
     r = client.get(
         f"/api/v1/games/{new_id}/events", headers={"Authorization": f"Bearer {p['token']}"}
     )
-    assert r.get_json() == played.events()
+    assert r.get_json() == played.history()
     assert store.commands(new_id) == SCRIPT
     # The old tokens mean nothing to the new game, and the old game is untouched.
     r = client.get(f"/api/v1/games/{new_id}", headers=played.auth())
     assert r.status_code == 403
-    assert played.state()["version"] == len(SCRIPT)
+    assert played.state["version"] == len(SCRIPT)
 
 
 def test_play_and_undo_carry_on_in_an_imported_game_exactly_as_in_the_original(played, client):
     doc = get_snapshot(played)
     created = import_snapshot(client, doc).get_json()
-    resumed = type(played)(client, created)
+    resumed = Game.of(played.table, created)
 
     def strip(answer):
         return {**answer, "state": {**answer["state"], "game_id": None}}
 
     # Undo reaches back to Bob's roll in Jail in both, with the same answer.
     for g in (played, resumed):
-        answer = g.ok({"type": "undo"})
+        answer = g.do({"type": "undo"})
         assert answer["events"][0]["text"] == (
             "Undid: Bob rolled 1 and 2 in Jail: no doubles (attempt 1 of 3)."
         )
         assert answer["state"]["players"][1]["jail_attempts"] == 0
-    assert {**played.state(), "game_id": None} == {**resumed.state(), "game_id": None}
+    assert {**played.state, "game_id": None} == {**resumed.state, "game_id": None}
     # And play goes on the same way: Bob pays his fine, rolls and buys; Ann rolls.
     for command in (
         {"type": "pay_jail_fine", "player": "p2"},
@@ -193,13 +188,13 @@ def test_play_and_undo_carry_on_in_an_imported_game_exactly_as_in_the_original(p
         {"type": "buy"},
         {"type": "roll", "player": "p1", "dice": [3, 4]},
     ):
-        assert strip(played.ok(command)) == strip(resumed.ok(command))
-    assert resumed.state()["version"] == len(SCRIPT) + 5
+        assert strip(played.do(command)) == strip(resumed.do(command))
+    assert resumed.state["version"] == len(SCRIPT) + 5
     # Undone events are marked in both histories; the resumed one continues the same seqs.
-    assert resumed.events() == [
-        {**e, "at": r["at"]} for e, r in zip(played.events(), resumed.events(), strict=True)
+    assert resumed.history() == [
+        {**e, "at": r["at"]} for e, r in zip(played.history(), resumed.history(), strict=True)
     ]
-    assert [e["undone"] for e in resumed.events()].count(True) == 1
+    assert [e["undone"] for e in resumed.history()].count(True) == 1
 
 
 def test_a_snapshot_survives_deleting_the_database_and_resumes_on_a_fresh_server(tmp_path):
@@ -265,26 +260,26 @@ def test_a_snapshot_survives_deleting_the_database_and_resumes_on_a_fresh_server
 
 def test_a_partnership_game_and_a_finished_game_resume_too(new_game, client):
     teams = new_game(["Ann", "Bob", "Cat", "Dan"], options={"teams": True})
-    teams.ok({"type": "start", "first": "p2"})
-    teams.ok({"type": "roll", "player": "p2", "dice": [4, 5]})
+    teams.do({"type": "start", "first": "p2"})
+    teams.do({"type": "roll", "player": "p2", "dice": [4, 5]})
     doc = get_snapshot(teams)
     assert doc["game"]["players"] == ["Ann", "Bob", "Cat", "Dan"]
     assert doc["game"]["options"] == {"teams": True}
     created = import_snapshot(client, doc).get_json()
     assert [p["name"] for p in created["players"]] == ["Ann & Bob", "Cat & Dan"]
-    assert created["state"] == {**teams.state(), "game_id": created["game_id"]}
+    assert created["state"] == {**teams.state, "game_id": created["game_id"]}
 
     over = new_game(["Ann", "Bob"])
-    over.ok({"type": "start", "first": "p1"})
-    over.ok({"type": "adjust", "player": "p2", "amount": -1450, "reason": "a test"})
-    over.ok({"type": "roll", "player": "p1", "dice": [1, 3]})  # Ann: Income Tax
-    over.ok({"type": "roll", "player": "p2", "dice": [1, 3]})  # Bob owes 200 with 50
-    over.ok({"type": "bankrupt", "player": "p2"})
-    assert over.state()["status"] == "finished"
+    over.do({"type": "start", "first": "p1"})
+    over.do({"type": "adjust", "player": "p2", "amount": -1450, "reason": "a test"})
+    over.do({"type": "roll", "player": "p1", "dice": [1, 3]})  # Ann: Income Tax
+    over.do({"type": "roll", "player": "p2", "dice": [1, 3]})  # Bob owes 200 with 50
+    over.do({"type": "bankrupt", "player": "p2"})
+    assert over.state["status"] == "finished"
     created = import_snapshot(client, get_snapshot(over)).get_json()
-    resumed = type(over)(client, created)
-    assert resumed.state() == {**over.state(), "game_id": resumed.id}
-    assert resumed.post({"type": "undo"}).status_code == 422
+    resumed = Game.of(over.table, created)
+    assert resumed.state == {**over.state, "game_id": resumed.id}
+    assert resumed.send({"type": "undo"}).status_code == 422
 
 
 def mutate(doc, path: str, value):
@@ -460,10 +455,10 @@ def test_the_pause_page_shows_the_paper_record_of_the_table(played, client):
 
 def test_the_paper_record_lists_what_is_still_open_and_partners(new_game, client):
     g = new_game(["Ann", "Bob", "Cat", "Dan"], options={"teams": True})
-    g.ok({"type": "start", "first": "p2"})
-    g.ok({"type": "roll", "player": "p2", "dice": [1, 2]})  # Cat & Dan: Baltic Avenue
-    g.ok({"type": "auction"})
-    g.ok({"type": "bid", "player": "p1", "amount": 30})
+    g.do({"type": "start", "first": "p2"})
+    g.do({"type": "roll", "player": "p2", "dice": [1, 2]})  # Cat & Dan: Baltic Avenue
+    g.do({"type": "auction"})
+    g.do({"type": "bid", "player": "p1", "amount": 30})
     html = client.get(f"/games/{g.id}/pause?token={g.banker_token}").get_data(as_text=True)
     text = " ".join(html.replace("\n", " ").split())
     assert "Rules</dt><dd>G0009 (current guide); two partnerships, hotel-shortage ruling" in text
@@ -484,7 +479,7 @@ def test_the_pause_page_and_the_file_need_the_banker_token_or_cookie(played, cli
 
 def test_the_snapshot_file_is_an_attachment_named_by_date_and_players_and_resumes(new_game, client):
     g = new_game(["Zoë", "Ann-Marie", "<b>"])
-    g.ok({"type": "start", "first": "p3"})
+    g.do({"type": "start", "first": "p3"})
     r = client.get(f"/games/{g.id}/snapshot.json?token={g.banker_token}")
     assert r.status_code == 200 and r.mimetype == "application/json"
     name = f"banker-{date.today().isoformat()}-Zoe-AnnMarie-b.json"
@@ -500,7 +495,7 @@ def test_the_snapshot_file_is_an_attachment_named_by_date_and_players_and_resume
     assert new_id != g.id
     token = r.headers["Location"].split("?token=")[1]
     state = client.get(f"/api/v1/games/{new_id}", headers={"Authorization": f"Bearer {token}"})
-    assert state.get_json() == {**g.state(), "game_id": new_id}
+    assert state.get_json() == {**g.state, "game_id": new_id}
 
 
 B = "snapshotboundary"

@@ -31,18 +31,18 @@ def started(store):
 
 def test_a_new_app_on_the_same_database_file_sees_the_game(db_path, new_game):
     g = new_game(["Ann", "Bob"])
-    g.ok(START)
-    g.ok(ROLL_TO_BALTIC)
-    g.ok({"type": "buy"})
-    before = g.snapshot()
+    g.do(START)
+    g.do(ROLL_TO_BALTIC)
+    g.do({"type": "buy"})
+    before = g.now()
 
     restarted = create_app({"TESTING": True, "DATABASE": str(db_path)})
     try:
-        g.client = restarted.test_client()
-        assert g.snapshot() == before
+        g.table.client = restarted.test_client()
+        assert g.now() == before
         bob = g.auth(g.tokens["p2"])
-        assert g.client.get(f"/api/v1/games/{g.id}", headers=bob).status_code == 200
-        answer = g.ok({"type": "roll", "player": "p2", "dice": [1, 2]})
+        assert g.table.client.get(f"/api/v1/games/{g.id}", headers=bob).status_code == 200
+        answer = g.do({"type": "roll", "player": "p2", "dice": [1, 2]})
         assert answer["version"] == 4
         assert [e["seq"] for e in answer["events"]] == [6, 7, 8]
     finally:
@@ -98,7 +98,7 @@ def test_an_undo_marks_the_events_it_took_back_in_the_same_transaction(store, st
 
 def test_concurrent_commands_on_one_game_are_applied_one_at_a_time(app, new_game):
     g = new_game(["Ann", "Bob"])
-    g.ok(START)
+    g.do(START)
     threads, per_thread = 8, 10
     versions: list[int] = []
     failures: list = []
@@ -127,7 +127,7 @@ def test_concurrent_commands_on_one_game_are_applied_one_at_a_time(app, new_game
     n = threads * per_thread
     assert failures == []
     assert sorted(versions) == list(range(2, n + 2))
-    state = g.state()
+    state = g.state
     assert state["version"] == n + 1
     assert state["players"][0]["cash"] == 1500 + n
     store = app.extensions["banker.store"]
@@ -150,7 +150,7 @@ def test_concurrent_commands_on_different_games_all_land(app, new_game):
         w.start()
     for w in workers:
         w.join()
-    assert [g.state()["version"] for g in games] == [3, 3, 3, 3]
+    assert [g.state["version"] for g in games] == [3, 3, 3, 3]
 
 
 @pytest.mark.parametrize("seed", range(2))

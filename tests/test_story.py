@@ -93,17 +93,17 @@ def test_rent_per_deed_set_and_player_adds_up_to_the_rent_paid_in_the_events(sto
 
 def test_a_rent_paid_after_a_debt_counts_for_its_deed(new_game, store):
     g = new_game(["Ann", "Bob"])
-    g.ok({"type": "start", "first": "p1"})
-    g.ok({"type": "roll", "player": "p1", "dice": [1, 2]})  # Baltic Avenue
-    g.ok({"type": "buy"})
-    g.ok({"type": "adjust", "player": "p2", "amount": -1496, "reason": "test"})  # Bob has 4
-    g.ok({"type": "move", "player": "p2", "position": 1})
-    g.ok({"type": "roll", "player": "p2", "dice": [1, 1]})  # doubles: Baltic, rent 4
-    claim = g.state()["pending"]["rent_claims"][0]["id"]
-    g.ok({"type": "adjust", "player": "p2", "amount": -2, "reason": "test"})  # Bob has 2
-    g.ok({"type": "claim_rent", "claim": claim})  # a debt of 4
-    g.ok({"type": "adjust", "player": "p2", "amount": 10, "reason": "test"})
-    g.ok({"type": "pay_debt"})
+    g.do({"type": "start", "first": "p1"})
+    g.do({"type": "roll", "player": "p1", "dice": [1, 2]})  # Baltic Avenue
+    g.do({"type": "buy"})
+    g.do({"type": "adjust", "player": "p2", "amount": -1496, "reason": "test"})  # Bob has 4
+    g.do({"type": "move", "player": "p2", "position": 1})
+    g.do({"type": "roll", "player": "p2", "dice": [1, 1]})  # doubles: Baltic, rent 4
+    claim = g.state["pending"]["rent_claims"][0]["id"]
+    g.do({"type": "adjust", "player": "p2", "amount": -2, "reason": "test"})  # Bob has 2
+    g.do({"type": "claim_rent", "claim": claim})  # a debt of 4
+    g.do({"type": "adjust", "player": "p2", "amount": 10, "reason": "test"})
+    g.do({"type": "pay_debt"})
     story = story_pages.compute(store, g.id)
     assert [(d["id"], d["amount"], d["times"]) for d in story["rent_by_deed"]] == [
         ("baltic-avenue", 4, 1)

@@ -14,13 +14,13 @@ def display_token(g) -> str:
 
 
 def new_link(g, seat, token=None, **kw):
-    return g.client.post(
+    return g.table.client.post(
         f"/api/v1/games/{g.id}/tokens", headers=g.auth(token), json={"for": seat}, **kw
     )
 
 
 def get_state(g, token):
-    return g.client.get(f"/api/v1/games/{g.id}", headers=g.auth(token))
+    return g.table.client.get(f"/api/v1/games/{g.id}", headers=g.auth(token))
 
 
 # -- the display's token ---------------------------------------------------------------------
@@ -30,27 +30,27 @@ def test_the_display_token_reads_the_state_and_the_events(game):
     token = display_token(game)
     r = get_state(game, token)
     assert r.status_code == 200
-    assert r.get_json() == game.state()
-    r = game.client.get(f"/api/v1/games/{game.id}/events", headers=game.auth(token))
-    assert r.status_code == 200 and r.get_json() == game.events()
+    assert r.get_json() == game.state
+    r = game.table.client.get(f"/api/v1/games/{game.id}/events", headers=game.auth(token))
+    assert r.status_code == 200 and r.get_json() == game.history()
 
 
 def test_the_display_token_may_send_no_command_not_even_with_a_used_key(game):
-    game.ok(ROLL_TO_BALTIC, headers={"Idempotency-Key": "k1"})
-    before = game.snapshot()
+    game.do(ROLL_TO_BALTIC, headers={"Idempotency-Key": "k1"})
+    before = game.now()
     for command in ({"type": "buy"}, {"type": "claim_rent", "claim": "c1"}, ROLL_TO_BALTIC):
-        r = game.post(command, token=display_token(game), headers={"Idempotency-Key": "k1"})
+        r = game.send(command, token=display_token(game), headers={"Idempotency-Key": "k1"})
         assert r.status_code == 403
         assert r.get_json()["error"] == {
             "code": "banker_only",
             "message": "The display's token may only read the game; it cannot send anything.",
         }
-    assert game.snapshot() == before
+    assert game.now() == before
 
 
 def test_the_display_token_takes_no_snapshot_and_makes_no_link(game):
     token = display_token(game)
-    r = game.client.get(f"/api/v1/games/{game.id}/snapshot", headers=game.auth(token))
+    r = game.table.client.get(f"/api/v1/games/{game.id}/snapshot", headers=game.auth(token))
     assert r.status_code == 403
     assert new_link(game, "p1", token).status_code == 403
 
@@ -82,15 +82,15 @@ def test_a_new_link_for_a_player_kills_the_old_one_everywhere(game):
     r = get_state(game, old)
     assert r.status_code == 403
     assert r.get_json()["error"]["code"] == "token_replaced"
-    assert game.post({"type": "pay_jail_fine", "player": "p2"}, token=old).status_code == 403
+    assert game.send({"type": "pay_jail_fine", "player": "p2"}, token=old).status_code == 403
     for path in (f"/join/{old}", f"/join/{old}/version?v=0", f"/join/{old}/version?v=1"):
-        r = game.client.get(path)
+        r = game.table.client.get(path)
         assert r.status_code == 403
         assert "This link no longer works" in r.get_data(as_text=True)
     # The new one works at once.
     assert get_state(game, body["token"]).status_code == 200
-    assert game.client.get(f"/join/{body['token']}").status_code == 200
-    assert game.client.get(f"/join/{body['token']}/version?v=1").status_code == 204
+    assert game.table.client.get(f"/join/{body['token']}").status_code == 200
+    assert game.table.client.get(f"/join/{body['token']}/version?v=1").status_code == 204
 
 
 def test_a_new_banker_link_moves_the_game_to_another_device(game):
@@ -103,23 +103,23 @@ def test_a_new_banker_link_moves_the_game_to_another_device(game):
     assert r.status_code == 403
     assert "new link" in r.get_json()["error"]["message"]
     adjust = {"type": "adjust", "player": "p1", "amount": 1, "reason": "x"}
-    assert game.post(adjust, token=old).status_code == 403
+    assert game.send(adjust, token=old).status_code == 403
     assert new_link(game, "p1", old).status_code == 403
     # The Banker's page with the old link or the old cookie says so; the poll reloads it.
-    r = game.client.get(f"/games/{game.id}?token={old}")
+    r = game.table.client.get(f"/games/{game.id}?token={old}")
     assert r.status_code == 403
     assert "This phone is no longer the Banker of this game" in r.get_data(as_text=True)
-    game.client.set_cookie(f"banker_{game.id}", old)
-    r = game.client.get(f"/games/{game.id}/poll?v=0")
+    game.table.client.set_cookie(f"banker_{game.id}", old)
+    r = game.table.client.get(f"/games/{game.id}/poll?v=0")
     assert r.status_code == 403 and r.headers["HX-Refresh"] == "true"
-    assert game.client.get(f"/games/{game.id}/version?v=1&token={old}").status_code == 403
+    assert game.table.client.get(f"/games/{game.id}/version?v=1&token={old}").status_code == 403
     # The new token is the Banker now.
     game.banker_token = new
-    assert game.state()["version"] == 1
-    game.client.delete_cookie(f"banker_{game.id}")  # the test's own cookie (path /)
-    r = game.client.get(f"/games/{game.id}?token={new}")
+    assert game.state["version"] == 1
+    game.table.client.delete_cookie(f"banker_{game.id}")  # the test's own cookie (path /)
+    r = game.table.client.get(f"/games/{game.id}?token={new}")
     assert r.status_code == 303
-    assert game.client.get(f"/games/{game.id}").status_code == 200
+    assert game.table.client.get(f"/games/{game.id}").status_code == 200
 
 
 def test_a_new_display_link(game):
@@ -133,16 +133,16 @@ def test_a_new_display_link(game):
 
 
 def test_only_the_banker_token_makes_new_links(game):
-    before = game.snapshot()
+    before = game.now()
     for token in (game.tokens["p1"], display_token(game)):
         r = new_link(game, "p1", token)
         assert r.status_code == 403
         assert r.get_json()["error"]["code"] == "banker_only"
-    assert game.client.post(f"/api/v1/games/{game.id}/tokens", json={"for": "p1"}).status_code == (
-        401
-    )
+    assert game.table.client.post(
+        f"/api/v1/games/{game.id}/tokens", json={"for": "p1"}
+    ).status_code == (401)
     assert get_state(game, game.tokens["p1"]).status_code == 200  # not replaced
-    assert game.snapshot() == before
+    assert game.now() == before
 
 
 @pytest.mark.parametrize(
@@ -155,14 +155,16 @@ def test_only_the_banker_token_makes_new_links(game):
     ],
 )
 def test_a_new_link_for_no_such_seat_is_400_and_changes_nothing(game, body, code):
-    r = game.client.post(f"/api/v1/games/{game.id}/tokens", headers=game.auth(), json=body)
+    r = game.table.client.post(f"/api/v1/games/{game.id}/tokens", headers=game.auth(), json=body)
     assert r.status_code == 400
     assert r.get_json()["error"]["code"] == code
     assert get_state(game, game.tokens["p1"]).status_code == 200
 
 
 def test_a_new_link_in_no_such_game_is_404(game):
-    r = game.client.post("/api/v1/games/nosuch/tokens", headers=game.auth(), json={"for": "p1"})
+    r = game.table.client.post(
+        "/api/v1/games/nosuch/tokens", headers=game.auth(), json={"for": "p1"}
+    )
     assert r.status_code == 404
 
 
@@ -200,16 +202,16 @@ def test_a_game_stored_before_displays_gets_a_display_token(db_path):
 
 def test_an_idle_display_poll_is_answered_204_until_its_token_is_replaced(game):
     token = display_token(game)
-    r = game.client.get(f"/display/{token}/version?v=1")
+    r = game.table.client.get(f"/display/{token}/version?v=1")
     assert r.status_code == 204 and r.headers["Cache-Control"] == "private, no-store"
-    assert game.client.get(f"/display/{token}/version?v=0").status_code != 204
-    assert game.client.get(f"/display/{token}/version?v=%C2%B2").status_code != 204
+    assert game.table.client.get(f"/display/{token}/version?v=0").status_code != 204
+    assert game.table.client.get(f"/display/{token}/version?v=%C2%B2").status_code != 204
     new_link(game, "display")
-    assert game.client.get(f"/display/{token}/version?v=1").status_code != 204
+    assert game.table.client.get(f"/display/{token}/version?v=1").status_code != 204
 
 
 def test_a_superscript_digit_in_a_players_poll_is_no_server_error(game):
-    r = game.client.get(f"/join/{game.tokens['p1']}/version?v=%C2%B2")
+    r = game.table.client.get(f"/join/{game.tokens['p1']}/version?v=%C2%B2")
     assert r.status_code == 200  # not a version: the fresh fragment
 
 

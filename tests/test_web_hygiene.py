@@ -39,7 +39,7 @@ GZIP = {"Accept-Encoding": "gzip, deflate, br"}
 def started(client, new_game):
     """A game with Ann to roll, the client holding its Banker cookie."""
     g = new_game(["Ann", "Bob"])
-    g.ok({"type": "start", "first": "p1"})
+    g.do({"type": "start", "first": "p1"})
     assert client.get(f"/games/{g.id}?token={g.banker_token}").status_code == 303
     return g
 

@@ -24,14 +24,14 @@ def test_every_form_post_outside_the_json_api_is_refused_when_sent_from_another_
         if "POST" in r.methods and not r.rule.startswith("/api/")
     ]
     assert len(posts) >= 6  # the Banker's, the player's, the seat's and the resume forms
-    before = game.snapshot()
+    before = game.now()
     for rule in posts:
         path = re.sub(
             r"<(?:\w+:)?(\w+)>", lambda m: game.id if m[1] == "game_id" else "x", rule.rule
         )
         r = client.post(path, data={"type": "buy"}, headers={"Origin": "http://evil.example"})
         assert (r.status_code, CROSS_SITE in r.get_data(as_text=True)) == (403, True), rule.rule
-    assert game.snapshot() == before
+    assert game.now() == before
 
 
 def test_the_json_api_is_not_judged_by_the_origin_of_the_page_that_sent_it(client, game):

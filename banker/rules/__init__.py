@@ -14,27 +14,47 @@ Modules, each importing only those before it (no cycle): board, errors ← state
 money, events, gates), schema (command fields) ← holdings (building, mortgages, score), rent
 (rent and claims) ← auctions ← turn (whose turn, rolls, landing, jail) ← cards; holdings ← trades
 ← debts; endgame (deadline, score_game, stop), corrections (adjust, move) ← game (new_game,
-apply, undo). permissions (who may send what) sits on game; words (pending in sentences) on
-endgame and trades.
+apply, undo). permissions (who may send what) and shape (the state's shape, described once:
+state_schema(), BOOKKEEPING) sit on game; words (pending in sentences) on endgame and trades.
 
 What the pages may ask (read functions, pure, never raising):
-    undo_refusal(state), claim_refusal(state, claim_id), askable_claims(state),
+    undo_refusal(state), claim_refusal(state, claim_id), askable_claims(state), claims_wait,
     trade_refusal(state, deal_or_offer), bankruptcy_refusal(state, pid), score(state, pid),
     can_raise(state, pid), phase(state), phase_sentence(state), describe_deal(state, deal),
-    pending_in_words(state) (what the table still has to settle, one sentence each).
+    pending_in_words(state) (what the table still has to settle, one sentence each);
+    a deed's: rent(state, prop), utility_multiplier, owns_set, owned_in_group, building_value,
+    set_has_buildings, build_refusal, sell_refusal, mortgage_refusal, unmortgage_refusal,
+    building_refusal_anywhere(state, pid, kind); card_holder(state, deck);
+    who may send what and see what: player_refusal(state, pid, command), view_for(state, who).
+The web layer imports the core from here only (board facts: banker.rules.board).
 """
 
 from .endgame import askable_claims, claims_wait, phase, phase_sentence
 from .errors import BadCommand, DomainError, Refusal
 from .game import OPTIONS, apply, new_game, public_state, replay, undo_refusal, upgrade
-from .holdings import bankruptcy_refusal, can_raise, score
-from .rent import claim_refusal
+from .holdings import (
+    bankruptcy_refusal,
+    build_refusal,
+    building_refusal_anywhere,
+    building_value,
+    can_raise,
+    mortgage_refusal,
+    score,
+    sell_refusal,
+    set_has_buildings,
+    unmortgage_refusal,
+)
+from .permissions import player_refusal, view_for
+from .rent import claim_refusal, owned_in_group, owns_set, rent, utility_multiplier
 from .schema import COMMANDS as COMMAND_SCHEMA
 from .schema import describe as describe_command
+from .shape import BOOKKEEPING, json_nullable, json_object, state_schema
 from .trades import describe_deal, trade_refusal
+from .turn import card_holder
 from .words import pending_in_words
 
 __all__ = [
+    "BOOKKEEPING",
     "BadCommand",
     "COMMAND_SCHEMA",
     "DomainError",
@@ -43,19 +63,36 @@ __all__ = [
     "apply",
     "askable_claims",
     "bankruptcy_refusal",
+    "build_refusal",
+    "building_refusal_anywhere",
+    "building_value",
     "can_raise",
+    "card_holder",
     "claim_refusal",
     "claims_wait",
     "describe_command",
     "describe_deal",
+    "json_nullable",
+    "json_object",
+    "mortgage_refusal",
     "new_game",
-    "phase",
+    "owned_in_group",
+    "owns_set",
     "pending_in_words",
+    "phase",
     "phase_sentence",
+    "player_refusal",
     "public_state",
+    "rent",
     "replay",
     "score",
+    "sell_refusal",
+    "set_has_buildings",
+    "state_schema",
     "trade_refusal",
     "undo_refusal",
+    "unmortgage_refusal",
     "upgrade",
+    "utility_multiplier",
+    "view_for",
 ]

@@ -6,17 +6,7 @@ from __future__ import annotations
 from .board import DEEDS
 from .errors import BadCommand, DomainError
 from .holdings import build_refusal, building_refusal_anywhere, place
-from .state import (
-    active_player,
-    deed_name,
-    event,
-    money,
-    name,
-    pay,
-    player,
-    require_no_debt,
-    require_playing,
-)
+from .state import active_player, deed_name, event, money, name, pay, player, require_ready
 
 
 def open_auction(s: dict, events: list, item: str, why: str) -> None:
@@ -32,8 +22,7 @@ def open_auction(s: dict, events: list, item: str, why: str) -> None:
 
 
 def cmd_auction(s: dict, events: list, c: dict) -> None:
-    require_playing(s)
-    require_no_debt(s)
+    require_ready(s)
     offer = s["pending"]["offer"]
     if not offer:
         raise DomainError("No property is on offer to decline.", "no_offer")
@@ -45,8 +34,7 @@ def cmd_bid(s: dict, events: list, c: dict) -> None:
 
     p = active_player(s, c)
     amount = c["amount"]
-    require_playing(s)
-    require_no_debt(s)
+    require_ready(s)
     a = s["pending"]["auction"]
     if not a:
         raise DomainError("No auction is open.", "no_auction")
@@ -72,8 +60,7 @@ def cmd_bid(s: dict, events: list, c: dict) -> None:
 
 def cmd_close_auction(s: dict, events: list, c: dict) -> None:
 
-    require_playing(s)
-    require_no_debt(s)
+    require_ready(s)
     a = s["pending"]["auction"]
     if not a:
         raise DomainError("No auction is open.", "no_auction")
@@ -110,9 +97,8 @@ def cmd_close_auction(s: dict, events: list, c: dict) -> None:
 
 
 def cmd_building_auction(s: dict, events: list, c: dict) -> None:
-    require_playing(s)
+    require_ready(s)
     kind = c["kind"]
-    require_no_debt(s)
     if s["pending"]["auction"]:
         raise DomainError("Another auction is open: close it first.", "auction_pending")
     if s["bank"][kind + "s"] == 0:

@@ -4,24 +4,13 @@ from __future__ import annotations
 
 from .board import CARDS, JAIL_CARD
 from .errors import DomainError
-from .state import (
-    deck_name,
-    event,
-    name,
-    others_from_left,
-    pay,
-    player,
-    receive,
-    require_no_debt,
-    require_playing,
-)
+from .state import deck_name, event, name, others_from_left, pay, player, receive, require_ready
 from .turn import card_holder, land, move_forward, send_to_jail
 
 
 def cmd_draw_card(s: dict, events: list, c: dict) -> None:
     deck, card_id = c["deck"], c["card"]
-    require_playing(s)
-    require_no_debt(s)
+    require_ready(s)
     pending = s["pending"]["card"]
     if not pending:
         raise DomainError("Nobody is waiting to draw a card.", "no_card_pending")

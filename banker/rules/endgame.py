@@ -14,7 +14,7 @@ from __future__ import annotations
 from .errors import DomainError
 from .holdings import score
 from .rent import claim_refusal
-from .state import deed_name, event, money, name, require_no_debt, require_playing, survivors
+from .state import deed_name, event, money, name, require_playing, require_ready, survivors
 
 # What the table may still do while claims wait after the final round; the raising-cash
 # commands only to settle a debt a claim created ("Do not sell, trade or unmortgage after the
@@ -184,8 +184,7 @@ def finish_by_score(s: dict, events: list) -> None:
 
 
 def cmd_score_game(s: dict, events: list, c: dict) -> None:
-    require_playing(s)
-    require_no_debt(s)
+    require_ready(s)
     event(s, events, "score_called", "The Banker scores the game now.")
     finish_by_score(s, events)
 

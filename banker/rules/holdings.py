@@ -146,6 +146,14 @@ def _street_command(s: dict, c: dict) -> str:
     return c["property"]
 
 
+def deed_event(s: dict, events: list, type_: str, prop: str, did: str, **data) -> None:
+    """An event about one deed, said of its owner: "<owner> <did>" (built, sold, mortgaged,
+    lifted)."""
+    owner = s["properties"][prop]["owner"]
+    text = f"{name(s, owner)} {did}"
+    event(s, events, type_, text, player=owner, property=prop, **data)
+
+
 def cmd_build(s: dict, events: list, c: dict) -> None:
     prop = _street_command(s, c)
     require_no_debt(s)
@@ -165,14 +173,8 @@ def cmd_build(s: dict, events: list, c: dict) -> None:
     player(s, st["owner"])["cash"] -= cost
     place(s, prop, kind)
     extra = ", returning its four houses to the Bank" if kind == "hotel" else ""
-    event(
-        s,
-        events,
-        "built",
-        f"{name(s, st['owner'])} built a {kind} on {d.name} for {money(cost)}{extra}.",
-        player=st["owner"],
-        property=prop,
-        kind=kind,
+    deed_event(
+        s, events, "built", prop, f"built a {kind} on {d.name} for {money(cost)}{extra}.", kind=kind
     )
 
 
@@ -222,13 +224,12 @@ def sell_one(s: dict, events: list, prop: str) -> None:
         bank["houses"] += 1
         refund, what = d.house_cost // 2, "a house"
     owner["cash"] += refund
-    event(
+    deed_event(
         s,
         events,
         "sold_building",
-        f"{owner['name']} sold {what} on {d.name} back to the Bank for {money(refund)}.",
-        player=owner["id"],
-        property=prop,
+        prop,
+        f"sold {what} on {d.name} back to the Bank for {money(refund)}.",
     )
 
 
@@ -257,15 +258,14 @@ def sell_hotel_under_ruling(s: dict, events: list, prop: str) -> None:
             bank["houses"] += n
             refund += n * od.house_cost // 2
     owner["cash"] += refund
-    event(
+    deed_event(
         s,
         events,
         "sold_building",
-        f"{owner['name']} sold the whole hotel development on {d.name} back to the Bank "
+        prop,
+        f"sold the whole hotel development on {d.name} back to the Bank "
         f"(the Bank lacked four houses; the {color(d.group)} set sold down evenly) for "
         f"{money(refund)}.",
-        player=owner["id"],
-        property=prop,
     )
 
 
@@ -302,14 +302,7 @@ def cmd_mortgage(s: dict, events: list, c: dict) -> None:
     d, st = DEEDS[prop], s["properties"][prop]
     st["mortgaged"] = True
     player(s, st["owner"])["cash"] += d.mortgage_value
-    event(
-        s,
-        events,
-        "mortgaged",
-        f"{name(s, st['owner'])} mortgaged {d.name} for {money(d.mortgage_value)}.",
-        player=st["owner"],
-        property=prop,
-    )
+    deed_event(s, events, "mortgaged", prop, f"mortgaged {d.name} for {money(d.mortgage_value)}.")
 
 
 def lift(s: dict, events: list, prop: str) -> None:
@@ -317,13 +310,8 @@ def lift(s: dict, events: list, prop: str) -> None:
     cost = d.lift_cost(s["edition"])
     player(s, st["owner"])["cash"] -= cost
     st["mortgaged"] = False
-    event(
-        s,
-        events,
-        "unmortgaged",
-        f"{name(s, st['owner'])} lifted the mortgage on {d.name} for {money(cost)}.",
-        player=st["owner"],
-        property=prop,
+    deed_event(
+        s, events, "unmortgaged", prop, f"lifted the mortgage on {d.name} for {money(cost)}."
     )
 
 

@@ -60,13 +60,33 @@ def _named_player(field: str, sentence: str) -> Callable[[dict, str, dict], str 
     return check
 
 
-def _own_offer(state: dict, me: str, command: dict) -> str | None:
-    offer = state["pending"].get("offer")
-    if not isinstance(offer, dict):
-        return "No property is on offer to you: there is nothing for you to buy or decline."
-    if offer.get("player") != me:
-        return "That offer is another player's: only they (or the Banker) may answer it."
-    return None
+def _own_pending(item: str, whose: str, none: str, another: str):
+    """A check that what is pending under `item` (the offer, the debt) is P's: its `whose`
+    field names P. `none`: the sentence when nothing is pending; `another`: when not P's."""
+
+    def check(state: dict, me: str, command: dict) -> str | None:
+        pending = state["pending"].get(item)
+        if not isinstance(pending, dict):
+            return none
+        if pending.get(whose) != me:
+            return another
+        return None
+
+    return check
+
+
+_own_offer = _own_pending(
+    "offer",
+    "player",
+    "No property is on offer to you: there is nothing for you to buy or decline.",
+    "That offer is another player's: only they (or the Banker) may answer it.",
+)
+_own_debt = _own_pending(
+    "debt",
+    "debtor",
+    "You owe nothing now: there is no debt for you to pay.",
+    "That debt is another player's: only they (or the Banker) may pay it.",
+)
 
 
 def _own_deed(state: dict, me: str, command: dict) -> str | None:
@@ -75,15 +95,6 @@ def _own_deed(state: dict, me: str, command: dict) -> str | None:
         return None  # malformed or unknown: the rules' 400
     if state["properties"][deed].get("owner") != me:
         return "That deed is not yours: you may build, sell, mortgage and lift only your own."
-    return None
-
-
-def _own_debt(state: dict, me: str, command: dict) -> str | None:
-    debt = state["pending"].get("debt")
-    if not isinstance(debt, dict):
-        return "You owe nothing now: there is no debt for you to pay."
-    if debt.get("debtor") != me:
-        return "That debt is another player's: only they (or the Banker) may pay it."
     return None
 
 

@@ -5,7 +5,16 @@ from __future__ import annotations
 
 from .board import DEEDS, GROUPS, RAILROADS, UTILITIES
 from .errors import DomainError
-from .state import deed_name, event, money, name, pay, require_no_debt, require_playing
+from .state import (
+    deed_name,
+    event,
+    money,
+    name,
+    pay,
+    require_no_debt,
+    require_playing,
+    require_ready,
+)
 
 
 def owned_in_group(s: dict, owner: str, group) -> int:
@@ -116,8 +125,7 @@ def claim_refusal(s: dict, claim_id: str, debt_counts: bool = True) -> DomainErr
 
 def cmd_claim_rent(s: dict, events: list, c: dict) -> None:
     cid = c["claim"]
-    require_playing(s)
-    require_no_debt(s)
+    require_ready(s)
     refusal = claim_refusal(s, cid)
     if refusal:
         raise refusal
@@ -145,8 +153,7 @@ def cmd_claim_rent(s: dict, events: list, c: dict) -> None:
 
 def cmd_rent_roll(s: dict, events: list, c: dict) -> None:
     d1, d2 = c["dice"]
-    require_playing(s)
-    require_no_debt(s)
+    require_ready(s)
     dice = s["pending"]["dice"]
     if not dice:
         raise DomainError("No utility rent roll is waiting.", "no_rent_roll")

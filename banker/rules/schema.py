@@ -19,13 +19,25 @@ MAX_AMOUNT = 1_000_000  # the bound on any amount in a command
 
 
 class Field:
-    """One field of a command. Subclasses check a value (`check`) and describe it."""
+    """One field of a command. Subclasses check a value (`check`) and describe it: `schema()`
+    (JSON schema), `label` (how a sentence asking for it names it: "Choose the deed first.")."""
 
-    def __init__(self, name: str, required: bool = True, default=None, description: str = ""):
+    LABEL = ""  # the label of a field of this kind unless the command names it otherwise
+    blank = ""  # the core's own sentence refusing an empty value (then a form sends it as is)
+
+    def __init__(
+        self,
+        name: str,
+        required: bool = True,
+        default=None,
+        description: str = "",
+        label: str = "",
+    ):
         self.name = name
         self.required = required
         self.default = default  # the value of an absent optional field (copied each time)
         self.description = description
+        self.label = label or self.LABEL or f"the {name.replace('_', ' ')}"
 
     def read(self, state: dict, c: dict):
         if self.name not in c:
@@ -101,6 +113,8 @@ class Text(Field):
 class PlayerId(Field):
     """The id of one of this game's players (eliminated ones too: that is the rules' 422)."""
 
+    LABEL = "the player"
+
     def check(self, state, value, c):
         if not isinstance(value, str):
             raise BadCommand(f"'{self.name}' must be a player id such as \"p1\".", "wrong_type")
@@ -130,6 +144,8 @@ DECK_SCHEMA = {"type": "string", "enum": list(DECKS)}
 
 
 class PropertyId(Field):
+    LABEL = "the deed"
+
     def check(self, state, value, c):
         return check_property(self.name, value)
 
@@ -155,6 +171,8 @@ class Deck(Field):
 
 class Card(Field):
     """A card id of the deck named by the command's `deck` (read before it)."""
+
+    LABEL = "the card drawn"
 
     def check(self, state, value, c):
         deck = c["deck"]
@@ -225,7 +243,8 @@ NOTHING = {"cash": 0, "properties": [], "jail_cards": []}
 
 
 class TradeSide(Field):
-    """What one side of a trade hands over: {"cash", "properties", "jail_cards"}."""
+    """What one side of a trade hands over: {"cash", "properties", "jail_cards"} (its label
+    names its cash, the one part a person types)."""
 
     def __init__(self, name: str, **kw):
         super().__init__(name, required=False, default=NOTHING, **kw)
@@ -295,10 +314,10 @@ class Command:
 
 def _trade_fields() -> tuple[Field, ...]:
     return (
-        PlayerId("from"),
-        PlayerId("to"),
-        TradeSide("give"),
-        TradeSide("receive"),
+        PlayerId("from", label="the first player"),
+        PlayerId("to", label="the second player"),
+        TradeSide("give", label="the cash the first player hands over"),
+        TradeSide("receive", label="the cash the second player hands over"),
         PropertyList("unmortgage", description="Received mortgaged deeds lifted at once."),
     )
 
@@ -306,7 +325,11 @@ def _trade_fields() -> tuple[Field, ...]:
 COMMANDS: dict[str, Command] = {
     c.type: c
     for c in (
-        Command("start", "After the opening rolls, who starts.", PlayerId("first")),
+        Command(
+            "start",
+            "After the opening rolls, who starts.",
+            PlayerId("first", label="who won the opening roll"),
+        ),
         Command(
             "roll",
             "A roll of the real dice by the player whose turn it is (also a jail attempt).",
@@ -318,8 +341,8 @@ COMMANDS: dict[str, Command] = {
         Command(
             "bid",
             "A bid in the open auction.",
-            PlayerId("player"),
-            Whole("amount", 1, MAX_AMOUNT),
+            PlayerId("player", label="the bidder"),
+            Whole("amount", 1, MAX_AMOUNT, label="the bid"),
         ),
         Command(
             "close_auction",
@@ -337,14 +360,14 @@ COMMANDS: dict[str, Command] = {
         Command(
             "claim_rent",
             "The owner asks for an open rent claim; the payer pays.",
-            Text("claim", max_len=40),
+            Text("claim", max_len=40, label="the rent claim"),
         ),
         Command("pay_jail_fine", "Pay 50 at the start of a jailed turn.", PlayerId("player")),
         Command(
             "use_jail_card",
             "Use a held Get Out of Jail Free card; it returns to its deck.",
             PlayerId("player"),
-            Deck("deck"),
+            Deck("deck", label="the card"),
         ),
         Command(
             "build",
@@ -359,7 +382,7 @@ COMMANDS: dict[str, Command] = {
         Command(
             "building_auction",
             "Several players want the last buildings: auction one.",
-            OneOf("kind", ("house", "hotel")),
+            OneOf("kind", ("house", "hotel"), label="house or hotel"),
         ),
         Command("mortgage", "Mortgage a deed.", PropertyId("property")),
         Command("unmortgage", "Lift a deed's mortgage.", PropertyId("property")),
@@ -374,12 +397,12 @@ COMMANDS: dict[str, Command] = {
         Command(
             "accept_trade",
             "`to` agrees: the offer is carried out exactly as trade.",
-            Text("offer", max_len=40),
+            Text("offer", max_len=40, label="the trade offer"),
         ),
         Command(
             "decline_trade",
             "`to` says no, or `from` withdraws the offer.",
-            Text("offer", max_len=40),
+            Text("offer", max_len=40, label="the trade offer"),
         ),
         Command("pay_debt", "The debtor now has the cash and pays the debt."),
         Command(
@@ -415,7 +438,7 @@ COMMANDS: dict[str, Command] = {
             "move",
             "Put a token where it really stands (no GO money, nothing resolved).",
             PlayerId("player"),
-            Whole("position", 0, 39),
+            Whole("position", 0, 39, label="the space"),
             Text("reason", required=False),
         ),
         Command("undo", "Take back the latest command, back to the latest roll."),

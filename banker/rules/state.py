@@ -1,12 +1,13 @@
 """Shared helpers of the core: looking up players, money, events, the state's gates.
 
-The state is a plain JSON-serializable dict (see API.md "State"); keys starting with "_"
-are the core's own bookkeeping and never shown to clients.
+The state is a plain JSON-serializable dict, its shape described once in rules/shape.py
+(`state_schema`); keys starting with "_" are the core's own bookkeeping (`BOOKKEEPING` there)
+and never shown to clients.
 """
 
 from __future__ import annotations
 
-from .board import DECK_NAMES, DEEDS, SPACES
+from .board import DECK_NAMES, DEEDS
 from .errors import BadCommand, DomainError
 
 
@@ -82,10 +83,6 @@ def money(n: int) -> str:
 
 def deed_name(pid: str) -> str:
     return DEEDS[pid].name
-
-
-def space_of(p: dict) -> str:
-    return SPACES[p["position"]].name
 
 
 def deck_name(deck: str) -> str:
@@ -170,3 +167,9 @@ def require_no_debt(s: dict) -> None:
             "that debt first (raise cash and pay it, or declare bankruptcy).",
             "debt_pending",
         )
+
+
+def require_ready(s: dict) -> None:
+    """The gate of most table actions: the game is being played and no debt waits."""
+    require_playing(s)
+    require_no_debt(s)

@@ -167,31 +167,28 @@ def cmd_propose_trade(s: dict, events: list, c: dict) -> None:
     )
 
 
-def cmd_accept_trade(s: dict, events: list, c: dict) -> None:
-    require_playing(s)
-    offer = find_offer(s, c["offer"])  # if carry_out refuses, the offer stays open
-    s["pending"]["trade_offers"].remove(offer)
-    event(
-        s,
-        events,
-        "trade_accepted",
-        f"{name(s, offer['to'])} accepted {name(s, offer['from'])}'s offer.",
-        offer=offer["id"],
-    )
-    carry_out(s, events, offer)
-
-
-def cmd_decline_trade(s: dict, events: list, c: dict) -> None:
+def _answer_offer(s: dict, events: list, c: dict, kind: str, said) -> dict:
+    """Take the open offer `c["offer"]` off the table with event `kind`, said(offer)."""
     require_playing(s)
     offer = find_offer(s, c["offer"])
     s["pending"]["trade_offers"].remove(offer)
-    event(
-        s,
-        events,
-        "trade_declined",
-        f"The offer is off (declined or withdrawn): {describe_deal(s, offer)}.",
-        offer=offer["id"],
-    )
+    event(s, events, kind, said(offer), offer=offer["id"])
+    return offer
+
+
+def cmd_accept_trade(s: dict, events: list, c: dict) -> None:
+    def said(o: dict) -> str:
+        return f"{name(s, o['to'])} accepted {name(s, o['from'])}'s offer."
+
+    offer = _answer_offer(s, events, c, "trade_accepted", said)
+    carry_out(s, events, offer)  # if it refuses, nothing changed: the offer stays open
+
+
+def cmd_decline_trade(s: dict, events: list, c: dict) -> None:
+    def said(o: dict) -> str:
+        return f"The offer is off (declined or withdrawn): {describe_deal(s, o)}."
+
+    _answer_offer(s, events, c, "trade_declined", said)
 
 
 def drop_offers_of(s: dict, events: list, pid: str) -> None:

@@ -28,6 +28,7 @@ from .state import (
     player,
     require_no_debt,
     require_playing,
+    require_ready,
 )
 
 # --- whose turn ---------------------------------------------------------------------------
@@ -298,8 +299,7 @@ def leave_jail_and_move(s: dict, events: list, pid: str, steps: int) -> None:
 
 
 def cmd_buy(s: dict, events: list, c: dict) -> None:
-    require_playing(s)
-    require_no_debt(s)
+    require_ready(s)
     offer = s["pending"]["offer"]
     if not offer:
         if s["options"]["auction_all"] and s["pending"]["auction"]:
@@ -331,8 +331,7 @@ def cmd_buy(s: dict, events: list, c: dict) -> None:
 
 def _jailed_turn(s: dict, c: dict) -> dict:
     p = active_player(s, c)
-    require_playing(s)
-    require_no_debt(s)
+    require_ready(s)
     if not p["in_jail"]:
         raise DomainError(f"{p['name']} is not in Jail.", "not_in_jail")
     if s["turn"]["player"] != p["id"]:

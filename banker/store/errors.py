@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from banker.rules.errors import Refusal
+from banker.rules import Refusal
 
 
 class StoreError(Refusal):

@@ -8,12 +8,12 @@ from flask import Blueprint, current_app, jsonify, request, url_for
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from banker import snapshot
-from banker.rules import Refusal, public_state
-from banker.rules.permissions import player_refusal, view_for
+from banker.rules import Refusal, player_refusal, public_state, view_for
 from banker.store import key_scope
 from banker.web import error_response, get_store
 from banker.web.openapi import openapi_document
 from banker.web.player import public_url_for
+from banker.web.seats import bearer_token
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -69,9 +69,8 @@ def _json_body() -> dict:
 
 def _token() -> str:
     """The request's Bearer token, else 401."""
-    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
-    token = token.strip()
-    if scheme.lower() != "bearer" or not token:
+    token = bearer_token()
+    if not token:
         raise ApiError(
             401,
             "token_missing",

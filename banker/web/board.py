@@ -7,10 +7,9 @@ light or dark, gets a shade with enough contrast; the hues are those of the Bank
 
 from __future__ import annotations
 
-from banker.rules.board import DECK_NAMES, DEEDS, GROUP_COLORS, GROUP_NAMES, GROUPS, JAIL, SPACES
-from banker.rules.holdings import building_value
-from banker.rules.turn import rent, utility_multiplier
-from banker.web.present import buildings_text
+from banker.rules import building_value, rent, utility_multiplier
+from banker.rules.board import DECK_NAMES, DEEDS, GROUP_NAMES, GROUPS, JAIL, SPACES
+from banker.web.present import deed_facts, money
 
 # One deed's group, as its card names it.
 GROUP_NAME = {**GROUP_NAMES, "railroad": "Railroad", "utility": "Utility"}
@@ -40,10 +39,6 @@ _PRINTED = {JAIL: "In Jail / Just Visiting"}
 def breakable(name: str) -> str:
     """The name with soft hyphens where its long words may break."""
     return " ".join(_BREAKS.get(w, w) for w in name.split(" "))
-
-
-def money(n: int | None) -> str:
-    return "" if n is None else f"{n:,}"
 
 
 def _side(i: int) -> str:
@@ -117,22 +112,13 @@ def deed_card(
     """What a deed's card tells: owner, rent now and the ladder, buildings, mortgage."""
     d, st = DEEDS[prop], state["properties"][prop]
     return {
-        "id": prop,
-        "name": d.name,
-        "kind": d.kind,
-        "group": d.group,
+        **deed_facts(state, prop),
         "group_name": GROUP_NAME[d.group],
-        "color": GROUP_COLORS[d.group],
         "price": money(d.price),
-        "owner": st["owner"],
         "owner_name": names.get(st["owner"]),
         "owner_seat": seats.get(st["owner"]),
         "owner_tag": (tags or {}).get(st["owner"]) or (names.get(st["owner"]) or "")[:1],
-        "houses": st["houses"],
-        "hotel": st["hotel"],
-        "buildings": buildings_text(st),
         "building_value": building_value(prop, st),
-        "mortgaged": st["mortgaged"],
         "mortgage_value": money(d.mortgage_value),
         "lift_cost": money(d.lift_cost(state["edition"])),
         "house_cost": money(d.house_cost) if d.kind == "street" else None,

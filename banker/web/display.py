@@ -24,7 +24,7 @@ from banker import story as stories
 from banker.rules import public_state
 from banker.web import board, get_store
 from banker.web import stories as story_pages
-from banker.web.seats import as_display, as_player
+from banker.web.seats import as_banker, as_display, as_player
 
 bp = Blueprint("display", __name__)
 
@@ -131,11 +131,9 @@ def story(token: str, game_id: str):
 
 
 @bp.get("/games/<game_id>/story")
-def banker_story(game_id: str):
+@as_banker(pages=True)  # as the Banker's pages: the game's cookie
+def banker_story(game_id: str, state: dict):
     """The story for the Banker: everyone's cash."""
-    from banker.web.pages import require_banker
-
-    require_banker(game_id)
     return _story_page(game_id, "banker", url_for("pages.game", game_id=game_id))
 
 

@@ -22,6 +22,19 @@ def _ok(description: str, schema: dict) -> dict:
     return {"description": description, "content": {"application/json": {"schema": schema}}}
 
 
+def _op(op_id: str, summary: str, responses: dict, body: str = "", public: bool = False, **more):
+    """One operation: a JSON request body of schema `body` if any, no token when `public`,
+    `more` (say, parameters) before the body."""
+    op = {"operationId": op_id, "summary": summary, **({"security": []} if public else {})}
+    op.update(more)
+    if body:
+        op["requestBody"] = {
+            "required": True,
+            "content": {"application/json": {"schema": _ref(body)}},
+        }
+    return {**op, "responses": responses}
+
+
 MEDIA_ERROR = {"415": _error("The body was not sent as Content-Type: application/json.")}
 # What a stranger may cost (issue 12): limits on making games, with Retry-After for 429 and 503.
 NEW_GAME_LIMITS = {
@@ -34,28 +47,39 @@ AUTH_ERRORS = {
     "403": _error("The token is not one of this game's, or may not do this."),
     "404": _error("There is no such game."),
 }
-GAME_ID = {
-    "name": "game_id",
-    "in": "path",
-    "required": True,
-    "schema": {"type": "string"},
-    "description": "The game's id, from its creation.",
-}
+
+
+def _param(name: str, where: str, schema: dict, description: str, required: bool) -> dict:
+    return {
+        "name": name,
+        "in": where,
+        "required": required,
+        "schema": schema,
+        "description": description,
+    }
+
+
+GAME_ID = _param(
+    "game_id", "path", {"type": "string"}, "The game's id, from its creation.", required=True
+)
+IDEMPOTENCY_KEY = _param(
+    "Idempotency-Key",
+    "header",
+    {"type": "string", "minLength": 1, "maxLength": 200},
+    "Repeating a key returns the first accepted answer and applies nothing again (scoped to "
+    "the game and the token; looked at only once the token may send the command).",
+    required=False,
+)
 
 
 def _play_paths() -> dict:
     """Creating a game and reading it."""
     return {
         "/api/v1/games": {
-            "post": {
-                "operationId": "createGame",
-                "summary": "Create a game (no token needed).",
-                "security": [],
-                "requestBody": {
-                    "required": True,
-                    "content": {"application/json": {"schema": _ref("NewGame")}},
-                },
-                "responses": {
+            "post": _op(
+                "createGame",
+                "Create a game (no token needed).",
+                {
                     "201": _ok("The game, its tokens and its URLs.", _ref("CreatedGame")),
                     "400": _error("The body is malformed."),
                     "413": _error("The body is too large."),
@@ -63,56 +87,43 @@ def _play_paths() -> dict:
                     "422": _error("The rules forbid this game."),
                     **NEW_GAME_LIMITS,
                 },
-            }
+                body="NewGame",
+                public=True,
+            )
         },
         "/api/v1/games/{game_id}": {
             "parameters": [GAME_ID],
-            "get": {
-                "operationId": "getGame",
-                "summary": "The game's current state.",
-                "responses": {"200": _ok("The state.", _ref("State")), **AUTH_ERRORS},
-            },
+            "get": _op(
+                "getGame",
+                "The game's current state.",
+                {"200": _ok("The state.", _ref("State")), **AUTH_ERRORS},
+            ),
         },
     }
 
 
 def _command_paths() -> dict:
-    """A game's events and commands."""
+    """A game's events and commands, and new links for its seats."""
     return {
         "/api/v1/games/{game_id}/events": {
             "parameters": [GAME_ID],
-            "get": {
-                "operationId": "getEvents",
-                "summary": "Every accepted event, oldest first.",
-                "responses": {
+            "get": _op(
+                "getEvents",
+                "Every accepted event, oldest first.",
+                {
                     "200": _ok("The events.", {"type": "array", "items": _ref("Event")}),
                     **AUTH_ERRORS,
                 },
-            },
+            ),
         },
         "/api/v1/games/{game_id}/commands": {
             "parameters": [GAME_ID],
-            "post": {
-                "operationId": "postCommand",
-                "summary": "Apply one command. A player's token may send only the commands "
+            "post": _op(
+                "postCommand",
+                "Apply one command. A player's token may send only the commands "
                 "of API.md's 'Who may send it' for its own player (else 403 banker_only); "
                 "the display's token none.",
-                "parameters": [
-                    {
-                        "name": "Idempotency-Key",
-                        "in": "header",
-                        "required": False,
-                        "schema": {"type": "string", "minLength": 1, "maxLength": 200},
-                        "description": "Repeating a key returns the first accepted answer "
-                        "and applies nothing again (scoped to the game and the token; "
-                        "looked at only once the token may send the command).",
-                    }
-                ],
-                "requestBody": {
-                    "required": True,
-                    "content": {"application/json": {"schema": _ref("Command")}},
-                },
-                "responses": {
+                {
                     "200": _ok("The new version, its events and state.", _ref("CommandAnswer")),
                     "400": _error("The command is malformed."),
                     **AUTH_ERRORS,
@@ -121,61 +132,49 @@ def _command_paths() -> dict:
                     **MEDIA_ERROR,
                     "422": _error("The rules forbid this command now."),
                 },
-            },
+                body="Command",
+                parameters=[IDEMPOTENCY_KEY],
+            ),
         },
-    }
-
-
-def _other_paths() -> dict:
-    """New links."""
-    return {
         "/api/v1/games/{game_id}/tokens": {
             "parameters": [GAME_ID],
-            "post": {
-                "operationId": "newToken",
-                "summary": "A new link for a seat (the banker token only): the seat's old "
+            "post": _op(
+                "newToken",
+                "A new link for a seat (the banker token only): the seat's old "
                 "token stops working at once, everywhere.",
-                "requestBody": {
-                    "required": True,
-                    "content": {"application/json": {"schema": _ref("NewLinkRequest")}},
-                },
-                "responses": {
+                {
                     "201": _ok("The seat's new token and link.", _ref("NewLink")),
                     "400": _error("The body is malformed, or the game has no such seat."),
                     **AUTH_ERRORS,
                     **MEDIA_ERROR,
                 },
-            },
+                body="NewLinkRequest",
+            ),
         },
     }
 
 
 def _snapshot_paths() -> dict:
     """Pause and resume, and this document."""
+    import_refused = (
+        "The rules refuse the game or a command of its log, or the log does not reproduce "
+        "the recorded events and state."
+    )
     return {
         "/api/v1/games/{game_id}/snapshot": {
             "parameters": [GAME_ID],
-            "get": {
-                "operationId": "getSnapshot",
-                "summary": "The game as a self-contained snapshot document (pause). The "
-                "banker token only.",
-                "responses": {
-                    "200": _ok("The snapshot.", _ref("Snapshot")),
-                    **AUTH_ERRORS,
-                },
-            },
+            "get": _op(
+                "getSnapshot",
+                "The game as a self-contained snapshot document (pause). The banker token only.",
+                {"200": _ok("The snapshot.", _ref("Snapshot")), **AUTH_ERRORS},
+            ),
         },
         "/api/v1/games/import": {
-            "post": {
-                "operationId": "importGame",
-                "summary": "Resume a snapshot as a new game with fresh tokens (no token "
-                "needed). Nothing is created unless the whole snapshot holds.",
-                "security": [],
-                "requestBody": {
-                    "required": True,
-                    "content": {"application/json": {"schema": _ref("Snapshot")}},
-                },
-                "responses": {
+            "post": _op(
+                "importGame",
+                "Resume a snapshot as a new game with fresh tokens (no token needed). "
+                "Nothing is created unless the whole snapshot holds.",
+                {
                     "201": _ok(
                         "The new game in the snapshot's state, its tokens and its URLs.",
                         _ref("CreatedGame"),
@@ -183,21 +182,20 @@ def _snapshot_paths() -> dict:
                     "400": _error("Not a well-formed snapshot."),
                     "413": _error("Larger than 5 MB."),
                     **MEDIA_ERROR,
-                    "422": _error(
-                        "The rules refuse the game or a command of its log, or the log does "
-                        "not reproduce the recorded events and state."
-                    ),
+                    "422": _error(import_refused),
                     **NEW_GAME_LIMITS,
                 },
-            },
+                body="Snapshot",
+                public=True,
+            ),
         },
         "/api/v1/openapi.json": {
-            "get": {
-                "operationId": "getOpenApi",
-                "summary": "This document.",
-                "security": [],
-                "responses": {"200": _ok("The OpenAPI document.", {"type": "object"})},
-            }
+            "get": _op(
+                "getOpenApi",
+                "This document.",
+                {"200": _ok("The OpenAPI document.", {"type": "object"})},
+                public=True,
+            )
         },
     }
 
@@ -215,7 +213,7 @@ def openapi_document() -> dict:
             "is exactly as before.",
         },
         "security": [{"bearerAuth": []}],
-        "paths": {**_play_paths(), **_command_paths(), **_other_paths(), **_snapshot_paths()},
+        "paths": {**_play_paths(), **_command_paths(), **_snapshot_paths()},
         "components": {
             "securitySchemes": {
                 "bearerAuth": {

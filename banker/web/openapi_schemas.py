@@ -7,23 +7,18 @@ cannot disagree about them.
 
 from __future__ import annotations
 
-from banker.rules import COMMAND_SCHEMA, OPTIONS, describe_command
+from banker.rules import (
+    COMMAND_SCHEMA,
+    describe_command,
+    json_nullable,
+    json_object,
+    state_schema,
+)
 from banker.rules.board import DEED_IDS
 
 
 def ref(name: str) -> dict:
     return {"$ref": f"#/components/schemas/{name}"}
-
-
-def _obj(properties: dict, required: list[str] | None = None, **extra) -> dict:
-    schema = {"type": "object", "properties": properties, **extra}
-    if required:
-        schema["required"] = required
-    return schema
-
-
-def _nullable(schema: dict) -> dict:
-    return {**schema, "nullable": True}
 
 
 INT = {"type": "integer"}
@@ -66,195 +61,10 @@ def command_schemas() -> dict:
     }
 
 
-def _player() -> dict:
-    return _obj(
-        {
-            "id": PLAYER_ID,
-            "name": STR,
-            "members": {"type": "array", "items": STR},
-            "cash": _nullable({**INT, "description": "null: another player's, with private_cash."}),
-            "position": {"type": "integer", "minimum": 0, "maximum": 39},
-            "in_jail": BOOL,
-            "jail_attempts": INT,
-            "jail_cards": {"type": "array", "items": DECK},
-            "eliminated": BOOL,
-        },
-        [
-            "id",
-            "name",
-            "members",
-            "cash",
-            "position",
-            "in_jail",
-            "jail_attempts",
-            "jail_cards",
-            "eliminated",
-        ],
-    )
-
-
-def _pending_now() -> dict:
-    """What is pending, one at a time (null when nothing)."""
-    return {
-        "offer": _nullable(
-            _obj(
-                {"player": PLAYER_ID, "property": property_id, "price": INT},
-                ["player", "property", "price"],
-            )
-        ),
-        "auction": _nullable(
-            _obj(
-                {"item": STR, "high_bid": INT, "high_bidder": _nullable(PLAYER_ID)},
-                ["item", "high_bid", "high_bidder"],
-                description="item: a property id, or house or hotel.",
-            )
-        ),
-        "auction_queue": {"type": "array", "items": property_id},
-        "card": _nullable(_obj({"player": PLAYER_ID, "deck": DECK}, ["player", "deck"])),
-        "dice": _nullable(
-            _obj(
-                {
-                    "player": PLAYER_ID,
-                    "reason": STR,
-                    "multiplier": INT,
-                    "property": {**property_id, "description": "The utility landed on."},
-                },
-                ["player", "reason", "multiplier", "property"],
-            )
-        ),
-        "debt": _nullable(
-            _obj(
-                {
-                    "debtor": PLAYER_ID,
-                    "creditor": _nullable(PLAYER_ID),
-                    "amount": INT,
-                    "reason": STR,
-                    "can_raise": {
-                        **INT,
-                        "description": "Cash the debtor could still raise by selling "
-                        "buildings and mortgaging.",
-                    },
-                },
-                ["debtor", "creditor", "amount", "reason", "can_raise"],
-            )
-        ),
-    }
-
-
-def _pending_lists() -> dict:
-    """What is pending in lists, and the deadline's final round."""
-    return {
-        "payments": {
-            "type": "array",
-            "items": _obj(
-                {
-                    "from": _nullable(PLAYER_ID),
-                    "to": _nullable(PLAYER_ID),
-                    "amount": INT,
-                    "reason": STR,
-                },
-                ["from", "to", "amount", "reason"],
-            ),
-        },
-        "rent_claims": {
-            "type": "array",
-            "items": _obj(
-                {
-                    "id": STR,
-                    "owner": PLAYER_ID,
-                    "payer": PLAYER_ID,
-                    "property": property_id,
-                    "amount": INT,
-                },
-                ["id", "owner", "payer", "property", "amount"],
-            ),
-        },
-        "trade_offers": {
-            "type": "array",
-            "items": _obj(
-                {
-                    "id": {**STR, "example": "o1"},
-                    "from": PLAYER_ID,
-                    "to": PLAYER_ID,
-                    "give": trade_side,
-                    "receive": trade_side,
-                    "unmortgage": {"type": "array", "items": property_id},
-                },
-                ["id", "from", "to", "give", "receive", "unmortgage"],
-                description="A deal offered by `from` to `to`, waiting for `to`'s answer.",
-            ),
-        },
-        "final_round": {
-            **BOOL,
-            "description": "Time is called (agreed deadline); it stays true while rent "
-            "claims open at the end of the final round wait (turn.player is then null).",
-        },
-    }
-
-
-def state_schema() -> dict:
-    deed = _obj(
-        {"owner": _nullable(PLAYER_ID), "mortgaged": BOOL, "houses": INT, "hotel": BOOL},
-        ["owner", "mortgaged", "houses", "hotel"],
-    )
-    pending = {**_pending_now(), **_pending_lists()}
-    pending = _obj(pending, list(pending))
-    player = _player()
-    state = _obj(
-        {
-            "game_id": STR,
-            "version": {"type": "integer", "minimum": 0},
-            "edition": {"type": "string", "enum": ["g0009", "classic"]},
-            "options": _obj(
-                {k: BOOL for k in OPTIONS}, list(OPTIONS), description="Every option's value."
-            ),
-            "status": {
-                "type": "string",
-                "enum": ["setup", "playing", "finished", "unfinished"],
-                "description": "unfinished: everyone agreed to stop early (no winner).",
-            },
-            "bank": _obj({"houses": INT, "hotels": INT}, ["houses", "hotels"]),
-            "players": {"type": "array", "items": player},
-            "properties": _obj(
-                {pid: deed for pid in DEED_IDS},
-                list(DEED_IDS),
-                description="All 28 deeds by id.",
-            ),
-            "turn": _obj(
-                {
-                    "player": _nullable(PLAYER_ID),
-                    "doubles": INT,
-                    "first": _nullable(PLAYER_ID),
-                    "roller": _nullable(STR),
-                },
-                ["player", "doubles", "first", "roller"],
-            ),
-            "pending": pending,
-            "winners": {"type": "array", "items": PLAYER_ID},
-            "scores": _nullable({"type": "object", "additionalProperties": INT}),
-        },
-        [
-            "game_id",
-            "version",
-            "edition",
-            "options",
-            "status",
-            "bank",
-            "players",
-            "properties",
-            "turn",
-            "pending",
-            "winners",
-            "scores",
-        ],
-    )
-    return state
-
-
 def game_schemas() -> dict:
     """What creates a game."""
     return {
-        "NewGame": _obj(
+        "NewGame": json_object(
             {
                 "edition": {"type": "string", "enum": ["g0009", "classic"], "default": "g0009"},
                 "players": {
@@ -265,7 +75,7 @@ def game_schemas() -> dict:
                     "description": "Names in seating order, each 1 to 30 characters once "
                     "surrounding spaces are trimmed, no two alike; exactly 4 with teams.",
                 },
-                "options": _obj(
+                "options": json_object(
                     {
                         "auction_all": {"type": "boolean", "default": False},
                         "deadline": {"type": "boolean", "default": False},
@@ -295,7 +105,7 @@ def game_schemas() -> dict:
 def link_schemas() -> dict:
     """What creating a game and a new link answer."""
     return {
-        "CreatedGame": _obj(
+        "CreatedGame": json_object(
             {
                 "game_id": STR,
                 "banker_token": STR,
@@ -307,7 +117,7 @@ def link_schemas() -> dict:
                 },
                 "players": {
                     "type": "array",
-                    "items": _obj(
+                    "items": json_object(
                         {
                             "id": PLAYER_ID,
                             "name": STR,
@@ -321,7 +131,7 @@ def link_schemas() -> dict:
             },
             ["game_id", "banker_token", "banker_url", "display_url", "players", "state"],
         ),
-        "NewLinkRequest": _obj(
+        "NewLinkRequest": json_object(
             {
                 "for": {
                     "type": "string",
@@ -331,7 +141,7 @@ def link_schemas() -> dict:
             ["for"],
             additionalProperties=False,
         ),
-        "NewLink": _obj(
+        "NewLink": json_object(
             {"for": STR, "token": STR, "url": {"type": "string", "format": "uri"}},
             ["for", "token", "url"],
         ),
@@ -341,18 +151,18 @@ def link_schemas() -> dict:
 def answer_schemas() -> dict:
     """A command's answer, an event, an error."""
     return {
-        "CommandAnswer": _obj(
+        "CommandAnswer": json_object(
             {
                 "version": {"type": "integer", "minimum": 1},
                 "events": {
                     "type": "array",
-                    "items": _obj({"seq": INT, "type": STR, "text": STR}, ["type", "text"]),
+                    "items": json_object({"seq": INT, "type": STR, "text": STR}, ["type", "text"]),
                 },
                 "state": ref("State"),
             },
             ["version", "events", "state"],
         ),
-        "Event": _obj(
+        "Event": json_object(
             {
                 "seq": {"type": "integer", "minimum": 1},
                 "type": STR,
@@ -362,9 +172,9 @@ def answer_schemas() -> dict:
             },
             ["seq", "type", "text", "at", "undone"],
         ),
-        "Error": _obj(
+        "Error": json_object(
             {
-                "error": _obj(
+                "error": json_object(
                     {
                         "code": {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"},
                         "message": STR,
@@ -378,7 +188,7 @@ def answer_schemas() -> dict:
 
 
 def _snapshot_game() -> dict:
-    return _obj(
+    return json_object(
         {
             "id": {"type": "string", "minLength": 1, "maxLength": 64},
             "edition": {"type": "string", "enum": ["g0009", "classic"]},
@@ -394,7 +204,7 @@ def _snapshot_game() -> dict:
                 "nullable": True,
                 "description": "The options as given at creation.",
             },
-            "created_at": _nullable({"type": "string", "format": "date-time"}),
+            "created_at": json_nullable({"type": "string", "format": "date-time"}),
         },
         ["id", "edition", "players", "options"],
         additionalProperties=False,
@@ -403,7 +213,7 @@ def _snapshot_game() -> dict:
 
 def snapshot_schema() -> dict:
     return {
-        "Snapshot": _obj(
+        "Snapshot": json_object(
             {
                 "format": {"type": "string", "enum": ["banker-snapshot"]},
                 "format_version": {"type": "integer", "enum": [1]},
@@ -412,7 +222,7 @@ def snapshot_schema() -> dict:
                 "commands": {
                     "type": "array",
                     "description": "Every accepted command in order: versions 1, 2, 3…",
-                    "items": _obj(
+                    "items": json_object(
                         {
                             "version": {"type": "integer", "minimum": 1},
                             "at": {"type": "string", "format": "date-time"},
@@ -425,7 +235,7 @@ def snapshot_schema() -> dict:
                 "events": {
                     "type": "array",
                     "description": "Every event in seq order, with the version that made it.",
-                    "items": _obj(
+                    "items": json_object(
                         {
                             "seq": {"type": "integer", "minimum": 1},
                             "version": {"type": "integer", "minimum": 1},

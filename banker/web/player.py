@@ -33,8 +33,7 @@ from flask import (
 from htmx_flask import make_response as htmx_response
 from werkzeug.datastructures import MultiDict
 
-from banker.rules import Refusal
-from banker.rules.permissions import player_refusal
+from banker.rules import Refusal, player_refusal
 from banker.store import GameNotFound, StoreError, key_scope
 from banker.web import error_response, get_store
 from banker.web.guards import error_page, wants_fragment
@@ -333,18 +332,10 @@ def player_command(form, player_id: str) -> dict:
     Trade form's fields, from this player unless the form says otherwise (then the
     permission check refuses it).
     """
-    kind = form.get("type", "")
-    if kind == "propose_trade":
-        fields = MultiDict(form)
-        fields["type"] = "trade"
-        fields.setdefault("from", player_id)
-        return {**forms.command_from(fields), "type": "propose_trade"}
-    if kind in ("accept_trade", "decline_trade"):
-        offer = (form.get("offer") or "").strip()
-        if not offer:
-            raise forms.FormError("Choose the trade offer first.")
-        return {"type": kind, "offer": offer}
-    return forms.command_from(form)
+    if form.get("type") == "propose_trade":
+        form = MultiDict(form)
+        form.setdefault("from", player_id)
+    return forms.command_from(form, forms.TYPES | {"propose_trade"})
 
 
 def _run(token: str, game_id: str, player_id: str, command: dict, key: str):

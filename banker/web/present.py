@@ -8,7 +8,7 @@ Registered on the app (banker.web.create_app): `money` and `color_class` as Jinj
 
 from __future__ import annotations
 
-from banker.rules.board import COLOR_GROUPS, GROUP_COLORS
+from banker.rules.board import COLOR_GROUPS, DEEDS, GROUP_COLORS
 
 # One distinct color per seat (readable on light and dark).
 SEAT_COLORS = ("#c62828", "#1565c0", "#2e7d32", "#ef6c00", "#6a1b9a", "#00838f")
@@ -27,6 +27,24 @@ def buildings_text(held: dict) -> str:
     if held["houses"]:
         return f"{held['houses']} house{'s' if held['houses'] > 1 else ''}"
     return ""
+
+
+def deed_facts(state: dict, prop: str) -> dict:
+    """What every picture of a deed starts from (a sheet's row, a board's card): its id, name,
+    kind, color set and color, owner, buildings (counted and in words), mortgage."""
+    d, st = DEEDS[prop], state["properties"][prop]
+    return {
+        "id": prop,
+        "name": d.name,
+        "kind": d.kind,
+        "group": d.group,
+        "color": GROUP_COLORS[d.group],
+        "owner": st["owner"],
+        "houses": st["houses"],
+        "hotel": st["hotel"],
+        "buildings": buildings_text(st),
+        "mortgaged": st["mortgaged"],
+    }
 
 
 def color_class(color: str | None) -> str:

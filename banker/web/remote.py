@@ -13,11 +13,8 @@ import secrets
 
 from werkzeug.datastructures import MultiDict
 
+from banker.rules import askable_claims, claims_wait, rent, score, utility_multiplier, view_for
 from banker.rules.board import DECK_NAMES, DEEDS, GROUP_NAMES, GROUPS, space_name
-from banker.rules.endgame import askable_claims, claims_wait
-from banker.rules.holdings import score
-from banker.rules.permissions import view_for
-from banker.rules.turn import rent, utility_multiplier
 from banker.web import get_store
 from banker.web.pages import views
 from banker.web.present import buildings_text, money

@@ -1,11 +1,13 @@
-"""Who is asking: the one place a page request's token is read and matched to a game's seat.
+"""Who is asking: the one place a request's token is read and matched to a game's seat.
 
-The JSON API reads its Bearer token and asks `Store.role` (banker/web/api.py); the pages read
-the banker token from where a browser carries it: the Banker's pages' cookie (named by
-`banker_cookie`, its path the game's), a form field, `?token=` or a Bearer header.
+A banker token may come where a browser or a program carries it (`banker_token_given`): the
+Banker's pages' cookie (named by `banker_cookie`, its path the game's), a form field, `?token=`
+or a Bearer header (`bearer_token`, which the JSON API reads too before asking `Store.role`).
+The Banker's own pages take it from their cookie only (they keep it out of their URLs).
 
 One decorator per role for the views of a link:
     @as_banker                 view(game_id, state): 404/403 unless the banker token is given
+    @as_banker(pages=True)     the same for the Banker's own pages (see `banker_state`)
     @as_player(gone)           view(token, game_id, player_id): else gone(token)
     @as_display(gone)          view(token, game_id): else gone(token)
 (`gone` is the blueprint's own page for a link that does not work.)
@@ -18,10 +20,12 @@ import json
 from collections.abc import Callable
 from urllib.parse import unquote
 
-from flask import abort, request
+from flask import abort, make_response, render_template, request
+from htmx_flask import make_response as htmx_response
 
 from banker.store import GameNotFound, same_token
 from banker.web import get_store
+from banker.web.guards import error_page
 
 
 def banker_cookie(game_id: str) -> str:
@@ -44,56 +48,98 @@ def sentence_cookie(name: str) -> dict | None:
     return said
 
 
-def banker_token_given(game_id: str) -> tuple[str, bool] | None:
-    """(banker token, whether it came in the pages' cookie) if this request carries it right;
-    None otherwise (an unknown game too)."""
+ANYWHERE = ("cookie", "form", "query", "bearer")
+COOKIE = ("cookie",)
+MOVED = (
+    "This phone is no longer the Banker of this game: the Banker’s seat was moved to another "
+    "device (a new Banker link was made). Open the game there, or from its newest Banker link."
+)
+
+
+def bearer_token() -> str | None:
+    """The token of the request's `Authorization: Bearer …` header, if it has one."""
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    return token.strip() if scheme.lower() == "bearer" else None
+
+
+def _token_in(game_id: str, place: str) -> str | None:
+    if place == "cookie":
+        return request.cookies.get(banker_cookie(game_id))
+    if place == "form":
+        return request.form.get("token") if request.method == "POST" else None
+    if place == "query":
+        return request.args.get("token")
+    return bearer_token()
+
+
+def banker_token_given(game_id: str, places: tuple[str, ...] = ANYWHERE) -> tuple[str, bool] | None:
+    """(banker token, whether it came in the pages' cookie) if this request carries it right
+    in one of `places` (of ANYWHERE); None otherwise (an unknown game too)."""
     try:
         banker_token = get_store().banker_token(game_id)
     except GameNotFound:
         return None
-    scheme, _, bearer = request.headers.get("Authorization", "").partition(" ")
-    given = [
-        (request.cookies.get(banker_cookie(game_id)), True),
-        (request.form.get("token") if request.method == "POST" else None, False),
-        (request.args.get("token"), False),
-        (bearer.strip() if scheme.lower() == "bearer" else None, False),
-    ]
-    for token, by_cookie in given:
+    for place in places:
+        token = _token_in(game_id, place)
         if token and same_token(token, banker_token):
-            return banker_token, by_cookie
+            return banker_token, place == "cookie"
     return None
 
 
-def banker_state(game_id: str) -> dict:
-    """The game's internal state if this request carries its banker token; else abort with 404
-    (no such game) or 403 (the blueprint's handlers say so in words)."""
+def banker_token_replaced(game_id: str) -> bool:
+    """Whether the banker token this request names (`?token=`, else the pages' cookie) is one
+    the Banker replaced by a new link (POST …/tokens): the seat moved to another device."""
+    given = _token_in(game_id, "query") or _token_in(game_id, "cookie")
+    return bool(given) and get_store().token_revoked(given) == "banker"
+
+
+def banker_state(game_id: str, pages: bool = False, places: tuple[str, ...] = ANYWHERE) -> dict:
+    """The game's internal state if this request carries its banker token in one of `places`;
+    else abort with 404 (no such game) or 403 (the blueprint's handlers say so in words).
+
+    `pages`: the Banker's own pages, which read the token from their cookie only; a cookie of
+    an older Banker link says the seat moved (403, a polling page reloads to show it), and a
+    game resumed elsewhere shows where it went (410; not to "Use this game on another device").
+    """
     store = get_store()
     try:
         state = store.state(game_id)
     except GameNotFound:
         abort(404)
-    if banker_token_given(game_id) is None:
+    if banker_token_given(game_id, COOKIE if pages else places) is None:
+        if pages and _token_in(game_id, "cookie"):
+            abort(htmx_response(*error_page(403, MOVED), refresh=True))
         abort(403)
+    if pages and request.endpoint != "pages.move_seat":
+        moved_to = store.moved_to(game_id)
+        if moved_to is not None:
+            page = render_template("pages/moved_game.html", moved_to=moved_to, player_url=None)
+            abort(make_response(page, 410))
     return state
 
 
-def as_banker(view: Callable) -> Callable:
-    """A view of `/games/<game_id>/…` for the game's Banker: called with the game's state."""
+def as_banker(view: Callable | None = None, *, pages: bool = False) -> Callable:
+    """A view of `/games/<game_id>/…` for the game's Banker: called with the game's state.
+    `@as_banker(pages=True)` for the Banker's own pages (see banker_state)."""
 
-    @functools.wraps(view)
-    def wrapped(game_id: str, **values):
-        return view(game_id, banker_state(game_id), **values)
+    def decorate(view: Callable) -> Callable:
+        @functools.wraps(view)
+        def wrapped(game_id: str, **values):
+            return view(game_id, banker_state(game_id, pages), **values)
 
-    return wrapped
+        return wrapped
+
+    return decorate(view) if view is not None else decorate
 
 
-def as_player(gone: Callable[[str], object]) -> Callable:
-    """A view of a player's link `/…/<token>`: called with the player's game and id."""
+def _by_link(find: Callable[[str], tuple | None], gone: Callable[[str], object]) -> Callable:
+    """A decorator for the views of a link `/…/<token>…`: view(token, *find(token)), else
+    gone(token) when find says None."""
 
     def decorate(view: Callable) -> Callable:
         @functools.wraps(view)
         def wrapped(token: str, **values):
-            found = get_store().player_by_token(token)
+            found = find(token)
             if found is None:
                 return gone(token)
             return view(token, *found, **values)
@@ -103,17 +149,16 @@ def as_player(gone: Callable[[str], object]) -> Callable:
     return decorate
 
 
+def as_player(gone: Callable[[str], object]) -> Callable:
+    """A view of a player's link `/…/<token>`: called with the player's game and id."""
+    return _by_link(lambda token: get_store().player_by_token(token), gone)
+
+
 def as_display(gone: Callable[[str], object]) -> Callable:
     """A view of a display link `/display/<token>…`: called with the display's game."""
 
-    def decorate(view: Callable) -> Callable:
-        @functools.wraps(view)
-        def wrapped(token: str, **values):
-            game_id = get_store().game_for_display_token(token)
-            if game_id is None:
-                return gone(token)
-            return view(token, game_id, **values)
+    def find(token: str) -> tuple[str] | None:
+        game_id = get_store().game_for_display_token(token)
+        return None if game_id is None else (game_id,)
 
-        return wrapped
-
-    return decorate
+    return _by_link(find, gone)

@@ -7,25 +7,24 @@ the implementation (see tests/acceptance/contract.py)."""
 from __future__ import annotations
 
 import pytest
+from game import Game, error_of
 
 from .contract import (
     API,
-    Game,
-    assert_error_body,
 )
 
 
 def test_version_rises_by_one_per_accepted_command_and_not_on_refusal(http):
     g = Game(http)
-    assert g.state()["version"] == 0
-    g.refused({"type": "roll", "player": "p1", "dice": [1, 2]}, 422)  # before start
-    assert g.state()["version"] == 0
+    assert g.state["version"] == 0
+    g.refused(422, {"type": "roll", "player": "p1", "dice": [1, 2]})  # before start
+    assert g.state["version"] == 0
     assert g.start()["version"] == 1
     assert g.roll("p1", 3, 5)["version"] == 2  # several events, one command
-    g.refused({"type": "roll", "player": "p2", "dice": [1, 2]}, 422)  # offer open
-    assert g.cmd(type="buy")["version"] == 3
-    assert g.cmd(type="undo")["version"] == 4
-    assert g.state()["version"] == 4
+    g.refused(422, {"type": "roll", "player": "p2", "dice": [1, 2]})  # offer open
+    assert g.do(type="buy")["version"] == 3
+    assert g.do(type="undo")["version"] == 4
+    assert g.state["version"] == 4
 
 
 @pytest.mark.parametrize(
@@ -52,118 +51,118 @@ def test_version_rises_by_one_per_accepted_command_and_not_on_refusal(http):
 def test_malformed_commands_are_400_and_change_nothing(http, command):
     g = Game(http)
     g.start()
-    g.refused(command, 400)
+    g.refused(400, command)
 
 
 @pytest.mark.parametrize("raw", ["not json", "[1, 2]", '"roll"', "{"])
 def test_unparseable_bodies_are_400(http, raw):
     g = Game(http)
     g.start()
-    g.refused(None, 400, raw=raw)
+    g.refused(400, None, raw=raw)
 
 
 def test_rules_refusals_are_422_and_change_nothing(http):
     g = Game(http, ("Ann", "Bob", "Cat"))
-    g.refused({"type": "undo"}, 422)  # nothing to undo
+    g.refused(422, {"type": "undo"})  # nothing to undo
     g.start()
-    g.refused({"type": "start", "first": "p2"}, 422)  # already started
-    g.refused({"type": "roll", "player": "p2", "dice": [1, 2]}, 422)  # not Bob's turn
-    g.refused({"type": "buy"}, 422)  # no offer
-    g.refused({"type": "close_auction"}, 422)  # no auction
-    g.refused({"type": "mortgage", "property": "boardwalk"}, 422)  # not owned
-    g.refused({"type": "build", "property": "boardwalk"}, 422)
-    g.refused({"type": "pay_jail_fine", "player": "p1"}, 422)  # not in jail
-    g.refused({"type": "call_time"}, 422)  # no deadline variation
-    g.refused({"type": "pay_debt"}, 422)  # no debt
-    g.refused({"type": "undo"}, 422)  # only start so far: undo reaches back to the latest roll
-    g.refused({"type": "adjust", "player": "p1", "amount": -1501, "reason": "typo"}, 422)
+    g.refused(422, {"type": "start", "first": "p2"})  # already started
+    g.refused(422, {"type": "roll", "player": "p2", "dice": [1, 2]})  # not Bob's turn
+    g.refused(422, {"type": "buy"})  # no offer
+    g.refused(422, {"type": "close_auction"})  # no auction
+    g.refused(422, {"type": "mortgage", "property": "boardwalk"})  # not owned
+    g.refused(422, {"type": "build", "property": "boardwalk"})
+    g.refused(422, {"type": "pay_jail_fine", "player": "p1"})  # not in jail
+    g.refused(422, {"type": "call_time"})  # no deadline variation
+    g.refused(422, {"type": "pay_debt"})  # no debt
+    g.refused(422, {"type": "undo"})  # only start so far: undo reaches back to the latest roll
+    g.refused(422, {"type": "adjust", "player": "p1", "amount": -1501, "reason": "typo"})
     g.roll("p1", 3, 5)
-    g.refused({"type": "roll", "player": "p2", "dice": [1, 2]}, 422)  # offer open
-    g.refused({"type": "claim_rent", "claim": "nope"}, (400, 422))
+    g.refused(422, {"type": "roll", "player": "p2", "dice": [1, 2]})  # offer open
+    g.refused((400, 422), {"type": "claim_rent", "claim": "nope"})
 
 
 def test_tokens_401_403_404(http):
     g = Game(http)
     other = Game(http)
     g.start()
-    before = g.state()
+    before = g.state
     # missing token
     for method, path in (("GET", ""), ("GET", "/events"), ("GET", "/snapshot")):
         status, body, _ = http.request(method, f"{API}/games/{g.id}{path}")
         assert status == 401, (path, status)
-        assert_error_body(body)
+        error_of(body)
     status, body, _ = http.request(
         "POST", f"{API}/games/{g.id}/commands", {"type": "roll", "player": "p1", "dice": [1, 2]}
     )
     assert status == 401
-    assert_error_body(body)
+    error_of(body)
     # a wrong token, another game's tokens
-    for token in ("not-a-token", other.bt, other.tokens["p1"]):
+    for token in ("not-a-token", other.banker_token, other.tokens["p1"]):
         status, body, _ = http.request("GET", f"{API}/games/{g.id}", token=token)
         assert status in (401, 403), (token, status)
-        assert_error_body(body)
-        g.refused({"type": "roll", "player": "p1", "dice": [1, 2]}, (401, 403), token=token)
+        error_of(body)
+        g.refused((401, 403), {"type": "roll", "player": "p1", "dice": [1, 2]}, token=token)
     # a player token may not command
-    g.refused({"type": "roll", "player": "p1", "dice": [1, 2]}, 403, token=g.tokens["p1"])
-    g.refused({"type": "adjust", "player": "p1", "amount": 5, "reason": "gift"}, 403,
+    g.refused(403, {"type": "roll", "player": "p1", "dice": [1, 2]}, token=g.tokens["p1"])
+    g.refused(403, {"type": "adjust", "player": "p1", "amount": 5, "reason": "gift"},
               token=g.tokens["p1"])  # fmt: skip
-    g.refused({"type": "undo"}, 403, token=g.tokens["p2"])
-    assert g.state() == before
+    g.refused(403, {"type": "undo"}, token=g.tokens["p2"])
+    assert g.state == before
     # no such game
     for path in ("", "/events", "/snapshot"):
-        status, body, _ = http.request("GET", f"{API}/games/nosuchgame{path}", token=g.bt)
+        status, body, _ = http.request("GET", f"{API}/games/nosuchgame{path}", token=g.banker_token)
         assert status == 404, (path, status)
-        assert_error_body(body)
+        error_of(body)
     status, body, _ = http.request(
-        "POST", f"{API}/games/nosuchgame/commands", {"type": "undo"}, token=g.bt
+        "POST", f"{API}/games/nosuchgame/commands", {"type": "undo"}, token=g.banker_token
     )
     assert status == 404
-    assert_error_body(body)
+    error_of(body)
 
 
 def test_expected_version_stale_is_409(http):
     g = Game(http)
     g.start()
-    g.refused({"type": "roll", "player": "p1", "dice": [1, 2], "expected_version": 0}, 409)
-    g.refused({"type": "roll", "player": "p1", "dice": [1, 2], "expected_version": 2}, 409)
-    a = g.cmd(type="roll", player="p1", dice=[1, 2], expected_version=1)
+    g.refused(409, {"type": "roll", "player": "p1", "dice": [1, 2], "expected_version": 0})
+    g.refused(409, {"type": "roll", "player": "p1", "dice": [1, 2], "expected_version": 2})
+    a = g.do(type="roll", player="p1", dice=[1, 2], expected_version=1)
     assert a["version"] == 2
 
 
 def test_idempotency_key_replays_the_first_answer(http):
     g = Game(http)
     other = Game(http)
-    first = g.cmd(headers={"Idempotency-Key": "k-start"}, type="start", first="p1")
-    events = g.events()
-    status, again = g.send({"type": "start", "first": "p1"}, headers={"Idempotency-Key": "k-start"})
-    assert status == 200 and again == first
-    assert g.state()["version"] == 1 and g.events() == events
-    roll = g.cmd(headers={"Idempotency-Key": "k-roll"}, type="roll", player="p1", dice=[4, 6])
-    status, again = g.send(
+    first = g.do(headers={"Idempotency-Key": "k-start"}, type="start", first="p1")
+    events = g.history()
+    r = g.send({"type": "start", "first": "p1"}, headers={"Idempotency-Key": "k-start"})
+    assert r.status_code == 200 and r.get_json() == first
+    assert g.state["version"] == 1 and g.history() == events
+    roll = g.do(headers={"Idempotency-Key": "k-roll"}, type="roll", player="p1", dice=[4, 6])
+    r = g.send(
         {"type": "roll", "player": "p1", "dice": [4, 6]}, headers={"Idempotency-Key": "k-roll"}
     )
-    assert status == 200 and again == roll
-    assert g.state()["version"] == 2 and g.player("p1")["position"] == 10
+    assert r.status_code == 200 and r.get_json() == roll
+    assert g.state["version"] == 2 and g.player("p1")["position"] == 10
     # scoped to one game: the same key in another game applies there
-    a = other.cmd(headers={"Idempotency-Key": "k-start"}, type="start", first="p2")
+    a = other.do(headers={"Idempotency-Key": "k-start"}, type="start", first="p2")
     assert a["state"]["turn"]["first"] == "p2"
     # refusals are not remembered
-    g.refused({"type": "buy"}, 422, headers={"Idempotency-Key": "k-later"})
-    b = g.cmd(headers={"Idempotency-Key": "k-later"}, type="roll", player="p2", dice=[4, 6])
+    g.refused(422, {"type": "buy"}, headers={"Idempotency-Key": "k-later"})
+    b = g.do(headers={"Idempotency-Key": "k-later"}, type="roll", player="p2", dice=[4, 6])
     assert b["version"] == 3
 
 
 def test_idempotent_replay_after_later_commands_returns_the_old_answer(http):
     g = Game(http)
     g.start()
-    first = g.cmd(headers={"Idempotency-Key": "roll-1"}, type="roll", player="p1", dice=[3, 5])
-    g.cmd(type="buy")
+    first = g.do(headers={"Idempotency-Key": "roll-1"}, type="roll", player="p1", dice=[3, 5])
+    g.do(type="buy")
     g.roll("p2", 4, 6)
-    now = g.state()
-    status, again = g.send({"type": "roll", "player": "p1", "dice": [3, 5]},
-                           headers={"Idempotency-Key": "roll-1"})  # fmt: skip
-    assert status == 200 and again == first
-    assert g.state() == now
+    now = g.state
+    r = g.send({"type": "roll", "player": "p1", "dice": [3, 5]},
+               headers={"Idempotency-Key": "roll-1"})  # fmt: skip
+    assert r.status_code == 200 and r.get_json() == first
+    assert g.state == now
 
 
 def test_concurrent_commands_with_one_expected_version_apply_once(http):
@@ -174,11 +173,11 @@ def test_concurrent_commands_with_one_expected_version_apply_once(http):
     statuses = []
 
     def send(i):
-        status, _ = g.send(
+        r = g.send(
             {"type": "adjust", "player": "p1", "amount": 1, "reason": f"r{i}",
              "expected_version": 1}
         )  # fmt: skip
-        statuses.append(status)
+        statuses.append(r.status_code)
 
     threads = [threading.Thread(target=send, args=(i,)) for i in range(8)]
     for t in threads:
@@ -186,7 +185,7 @@ def test_concurrent_commands_with_one_expected_version_apply_once(http):
     for t in threads:
         t.join()
     assert sorted(statuses) == [200] + [409] * 7
-    s = g.state()
+    s = g.state
     assert s["version"] == 2 and s["players"][0]["cash"] == 1501
 
 
@@ -198,12 +197,11 @@ def test_concurrent_repeats_of_one_idempotency_key_apply_once(http):
     answers = []
 
     def send():
-        answers.append(
-            g.send(
-                {"type": "adjust", "player": "p1", "amount": 1, "reason": "tip"},
-                headers={"Idempotency-Key": "tip-1"},
-            )
+        r = g.send(
+            {"type": "adjust", "player": "p1", "amount": 1, "reason": "tip"},
+            headers={"Idempotency-Key": "tip-1"},
         )
+        answers.append((r.status_code, r.get_json()))
 
     threads = [threading.Thread(target=send) for _ in range(8)]
     for t in threads:
@@ -212,5 +210,5 @@ def test_concurrent_repeats_of_one_idempotency_key_apply_once(http):
         t.join()
     assert all(status == 200 for status, _ in answers), answers
     assert all(body == answers[0][1] for _, body in answers)
-    s = g.state()
+    s = g.state
     assert s["version"] == 2 and s["players"][0]["cash"] == 1501

@@ -9,15 +9,14 @@ from __future__ import annotations
 import re
 
 import pytest
+from game import Game, error_of
 from serving import serving
+from table_web import HttpTable
 
-from .conftest import Http
 from .contract import (
     API,
     DEEDS,
     PENDING_EMPTY,
-    Game,
-    assert_error_body,
     pick,
 )
 
@@ -90,7 +89,7 @@ def test_create_answers_201_with_every_named_field(http):
 def test_create_refuses_malformed_bodies_with_400(http, body):
     status, answer, _ = http.request("POST", f"{API}/games", body)
     assert status == 400, (status, answer)
-    assert_error_body(answer)
+    error_of(answer)
 
 
 def test_create_accepts_the_limits(http):
@@ -112,7 +111,7 @@ def test_variations_with_classic_are_refused(http, options):
         "POST", f"{API}/games", {"edition": "classic", "players": names, "options": options}
     )
     assert status in (400, 422), (status, answer)
-    assert_error_body(answer)
+    error_of(answer)
     # the same options with g0009 are fine
     status, answer, _ = http.request(
         "POST", f"{API}/games", {"edition": "g0009", "players": names, "options": options}
@@ -126,7 +125,7 @@ def test_teams_need_exactly_four_names(http):
         {"edition": "g0009", "players": ["Ann", "Bob", "Cat"], "options": {"teams": True}},
     )  # fmt: skip
     assert status in (400, 422), answer
-    assert_error_body(answer)
+    error_of(answer)
 
 
 def test_command_answer_and_events_shape_oldest_first(http):
@@ -141,8 +140,8 @@ def test_command_answer_and_events_shape_oldest_first(http):
         "roller": "Bob",
     }
     b = g.roll("p2", 3, 5)
-    assert b["state"] == g.state()
-    evs = g.events()
+    assert b["state"] == g.state
+    evs = g.history()
     assert isinstance(evs, list) and len(evs) == len(a["events"]) + len(b["events"])
     for e in evs:
         assert set(e) >= {"seq", "type", "text", "at"}
@@ -153,7 +152,7 @@ def test_command_answer_and_events_shape_oldest_first(http):
         (e["type"], e["text"]) for e in a["events"] + b["events"]
     ]
     # The event text names the players, the deeds as printed and the amounts.
-    c = g.cmd(type="buy")
+    c = g.do(type="buy")
     assert any("Bob" in e["text"] and "Vermont Avenue" in e["text"] and "100" in e["text"]
                for e in c["events"]), c["events"]  # fmt: skip
 
@@ -165,12 +164,12 @@ def test_six_players_in_seating_order(http):
     g.start(ids[4])
     order = []
     for _ in range(6):
-        x = g.turn()
+        x = g.whose_turn
         order.append(x)
         g.move(x, 0)
         g.roll(x, 4, 6)
     assert order == ids[4:] + ids[:4]
-    assert g.state()["turn"]["roller"] == "Eve"
+    assert g.state["turn"]["roller"] == "Eve"
 
 
 def test_create_and_import_need_no_token_and_ignore_a_stray_one(http):
@@ -183,14 +182,14 @@ def test_create_and_import_need_no_token_and_ignore_a_stray_one(http):
 def test_state_echoes_the_options(http):
     g = Game(http, ("Ann", "Bob", "Cat", "Dan"),
              options={"deadline": True, "auction_all": True, "teams": True})  # fmt: skip
-    opts = g.state()["options"]
+    opts = g.state["options"]
     assert pick(opts, ("deadline", "auction_all", "teams", "hotel_shortage_ruling")) == {
         "deadline": True,
         "auction_all": True,
         "teams": True,
         "hotel_shortage_ruling": True,
     }
-    opts = Game(http, edition="classic").state()["options"]
+    opts = Game(http, edition="classic").state["options"]
     assert pick(opts, ("deadline", "auction_all", "teams")) == {
         "deadline": False,
         "auction_all": False,
@@ -205,7 +204,7 @@ def test_serve_defaults_banker_db_and_a_url_for_the_phone(tmp_path):
     with serving(db, defaults=True, env={"BANKER_DB": str(db)}) as running:
         found = re.search(r"(https?)://([^/:\s]+):(\d+)/", running.output())
         assert found.group(2) != "0.0.0.0", running.output()
-        http = Http(int(found.group(3)))
+        http = HttpTable(f"http://127.0.0.1:{found.group(3)}")
         status, created, _ = http.request(
             "POST", f"{API}/games", {"edition": "g0009", "players": ["Ann", "Bob"]}
         )

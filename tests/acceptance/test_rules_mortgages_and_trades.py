@@ -6,9 +6,9 @@ the implementation (see tests/acceptance/contract.py)."""
 from __future__ import annotations
 
 import pytest
+from game import Game
 
 from .contract import (
-    Game,
     pick,
     trade,
 )
@@ -18,20 +18,20 @@ from .contract import (
 def test_mortgage_and_unmortgage_costs(http, edition):
     g = Game(http, edition=edition)
     g.start()
-    g.own(("electric-company", "p1"), ("park-place", "p1"), ("vermont-avenue", "p1"))
+    g.deeds_by_rolls(("electric-company", "p1"), ("park-place", "p1"), ("vermont-avenue", "p1"))
     cash = g.cash("p1")
     for prop, value, lift in (("electric-company", 75, 83), ("park-place", 175, 193),
                               ("vermont-avenue", 50, 55)):  # fmt: skip
-        s = g.cmd(type="mortgage", property=prop)["state"]
+        s = g.do(type="mortgage", property=prop)["state"]
         assert s["properties"][prop]["mortgaged"] is True
         assert s["players"][0]["cash"] == cash + value
-        g.refused({"type": "mortgage", "property": prop}, 422)
-        s = g.cmd(type="unmortgage", property=prop)["state"]
+        g.refused(422, {"type": "mortgage", "property": prop})
+        s = g.do(type="unmortgage", property=prop)["state"]
         assert s["properties"][prop]["mortgaged"] is False
         assert s["players"][0]["cash"] == cash + value - lift
         cash = cash + value - lift
     # no rent on a mortgaged deed
-    g.cmd(type="mortgage", property="vermont-avenue")
+    g.do(type="mortgage", property="vermont-avenue")
     g.pass_to("p2")
     s = g.land("p2", 8)["state"]
     assert s["pending"]["rent_claims"] == []
@@ -50,11 +50,11 @@ def test_mortgage_and_unmortgage_costs(http, edition):
 def test_trade_mortgaged_deed(http, edition, prop, lift, expected_bob):
     g = Game(http, ("Ann", "Bob", "Cat"), edition=edition)
     g.start()
-    g.own((prop, "p1"))
-    g.cmd(type="mortgage", property=prop)
+    g.deeds_by_rolls((prop, "p1"))
+    g.do(type="mortgage", property=prop)
     ann = g.cash("p1")
-    g.set_cash("p2", 1500)
-    s = g.cmd(**trade("p1", "p2", give={"properties": [prop]}, receive={"cash": 100},
+    g.adjust_to("p2", 1500)
+    s = g.do(**trade("p1", "p2", give={"properties": [prop]}, receive={"cash": 100},
                       unmortgage=[prop] if lift else []))["state"]  # fmt: skip
     assert pick(s["properties"][prop], ("owner", "mortgaged")) == {
         "owner": "p2",
@@ -67,51 +67,51 @@ def test_trade_mortgaged_deed(http, edition, prop, lift, expected_bob):
 def test_trade_deeds_cash_and_jail_cards(http):
     g = Game(http, ("Ann", "Bob", "Cat"))
     g.start()
-    g.own(("vermont-avenue", "p1"), ("reading-railroad", "p2"))
+    g.deeds_by_rolls(("vermont-avenue", "p1"), ("reading-railroad", "p2"))
     g.pass_to("p1")
     g.land("p1", 7)
-    g.cmd(type="draw_card", deck="chance", card="get-out-of-jail-free")
+    g.do(type="draw_card", deck="chance", card="get-out-of-jail-free")
     before = g.cashes()
     deal = trade(
         "p1", "p2",
         give={"properties": ["vermont-avenue"], "jail_cards": ["chance"]},
         receive={"cash": 30, "properties": ["reading-railroad"]},
     )  # fmt: skip
-    s = g.cmd(**deal)["state"]
+    s = g.do(**deal)["state"]
     assert s["properties"]["vermont-avenue"]["owner"] == "p2"
     assert s["properties"]["reading-railroad"]["owner"] == "p1"
     assert s["players"][0]["jail_cards"] == [] and s["players"][1]["jail_cards"] == ["chance"]
     assert s["players"][0]["cash"] == before["p1"] + 30
     assert s["players"][1]["cash"] == before["p2"] - 30
     # not owned any more / more cash than held
-    g.refused(trade("p1", "p2", give={"properties": ["vermont-avenue"]}), 422)
-    g.refused(trade("p1", "p3", give={"properties": ["reading-railroad"]},
-                    receive={"cash": 1501}), 422)  # fmt: skip
+    g.refused(422, trade("p1", "p2", give={"properties": ["vermont-avenue"]}))
+    g.refused(422, trade("p1", "p3", give={"properties": ["reading-railroad"]},
+                    receive={"cash": 1501}))  # fmt: skip
 
 
 def test_trade_refusals(http):
     g = Game(http, ("Ann", "Bob", "Cat"))
     g.start()
-    g.own(("vermont-avenue", "p1"))
-    g.refused(trade("p1", "p2", give={"cash": 10}), 422)  # cash alone: a gift
-    g.refused(trade("p1", "p2", give={"jail_cards": ["chance"]}, receive={"cash": 5}), 422)
-    g.refused(trade("p1", "p1", give={"properties": ["vermont-avenue"]}), (400, 422))
-    g.refused(trade("p2", "p1", receive={"properties": ["vermont-avenue"]},
-                    give={"cash": 1501}), 422)  # fmt: skip
+    g.deeds_by_rolls(("vermont-avenue", "p1"))
+    g.refused(422, trade("p1", "p2", give={"cash": 10}))  # cash alone: a gift
+    g.refused(422, trade("p1", "p2", give={"jail_cards": ["chance"]}, receive={"cash": 5}))
+    g.refused((400, 422), trade("p1", "p1", give={"properties": ["vermont-avenue"]}))
+    g.refused(422, trade("p2", "p1", receive={"properties": ["vermont-avenue"]},
+                    give={"cash": 1501}))  # fmt: skip
 
 
 def test_trade_unmortgage_must_name_a_received_mortgaged_deed(http):
     g = Game(http, ("Ann", "Bob", "Cat"))
     g.start()
-    g.own(("vermont-avenue", "p1"), ("oriental-avenue", "p1"))
-    g.cmd(type="mortgage", property="oriental-avenue")
-    g.refused(trade("p1", "p2", give={"properties": ["vermont-avenue"]},
-                    receive={"cash": 10}, unmortgage=["vermont-avenue"]), (400, 422))  # fmt: skip
-    g.refused(trade("p1", "p2", give={"properties": ["vermont-avenue"]},
-                    receive={"cash": 10}, unmortgage=["oriental-avenue"]), (400, 422))  # fmt: skip
+    g.deeds_by_rolls(("vermont-avenue", "p1"), ("oriental-avenue", "p1"))
+    g.do(type="mortgage", property="oriental-avenue")
+    g.refused((400, 422), trade("p1", "p2", give={"properties": ["vermont-avenue"]},
+                    receive={"cash": 10}, unmortgage=["vermont-avenue"]))  # fmt: skip
+    g.refused((400, 422), trade("p1", "p2", give={"properties": ["vermont-avenue"]},
+                    receive={"cash": 10}, unmortgage=["oriental-avenue"]))  # fmt: skip
     # the receiver lifts at once: 55 for Oriental Avenue
     bob = g.cash("p2")
-    s = g.cmd(**trade("p2", "p1", receive={"properties": ["oriental-avenue"]},
+    s = g.do(**trade("p2", "p1", receive={"properties": ["oriental-avenue"]},
                       give={"cash": 20}, unmortgage=["oriental-avenue"]))["state"]  # fmt: skip
     assert pick(s["properties"]["oriental-avenue"], ("owner", "mortgaged")) == {
         "owner": "p2",

@@ -5,12 +5,13 @@ the implementation (see tests/acceptance/contract.py)."""
 
 from __future__ import annotations
 
+from game import Game
+
 from .contract import (
     CARD,
     CLAIM,
     OFFER,
     PENDING_EMPTY,
-    Game,
     debt,
     jail_ann,
     pick,
@@ -23,11 +24,11 @@ def test_passing_go_pays_200_once(http):
     g.move("p1", 38)
     assert g.cash("p1") == 1500  # move pays nothing
     g.roll("p1", 1, 3)  # 38 -> 2 Community Chest, passing GO
-    s = g.state()
+    s = g.state
     assert s["players"][0]["position"] == 2 and s["players"][0]["cash"] == 1700
     assert pick(s["pending"]["card"], CARD) == {"player": "p1", "deck": "community_chest"}
-    g.cmd(type="draw_card", deck="community_chest", card="advance-to-go")
-    s = g.state()
+    g.do(type="draw_card", deck="community_chest", card="advance-to-go")
+    s = g.state
     assert s["players"][0]["position"] == 0 and s["players"][0]["cash"] == 1900
 
 
@@ -60,7 +61,7 @@ def test_jail_attempts_and_the_third_failure_pays_and_moves(http):
     g = Game(http)
     g.start()
     jail_ann(g)
-    g.refused({"type": "move", "player": "p1", "position": 5}, 422)  # jailed token
+    g.refused(422, {"type": "move", "player": "p1", "position": 5})  # jailed token
     for attempt in (1, 2):
         s = g.roll("p1", 1, 2)["state"]
         p = s["players"][0]
@@ -86,13 +87,13 @@ def test_third_failure_without_the_fine_is_a_debt_then_the_move(http):
     g.pass_to("p1")
     g.roll("p1", 1, 2)
     g.pass_to("p1")
-    g.set_cash("p1", 30)
+    g.adjust_to("p1", 30)
     s = g.roll("p1", 1, 2)["state"]
     assert debt(s) == {"debtor": "p1", "creditor": None, "amount": 50, "can_raise": 0}
     assert s["players"][0]["position"] == 10
-    g.refused({"type": "pay_debt"}, 422)
+    g.refused(422, {"type": "pay_debt"})
     g.adjust("p1", 100, "found a 100 bill under the board")
-    s = g.cmd(type="pay_debt")["state"]
+    s = g.do(type="pay_debt")["state"]
     p = s["players"][0]
     assert s["pending"]["debt"] is None
     assert (p["cash"], p["position"], p["in_jail"]) == (80, 13, False)
@@ -122,10 +123,10 @@ def test_pay_jail_fine_frees_before_the_roll(http):
     g = Game(http)
     g.start()
     jail_ann(g)
-    g.set_cash("p1", 49)
-    g.refused({"type": "pay_jail_fine", "player": "p1"}, 422)  # needs 50 in cash
-    g.set_cash("p1", 1500)
-    s = g.cmd(type="pay_jail_fine", player="p1")["state"]
+    g.adjust_to("p1", 49)
+    g.refused(422, {"type": "pay_jail_fine", "player": "p1"})  # needs 50 in cash
+    g.adjust_to("p1", 1500)
+    s = g.do(type="pay_jail_fine", player="p1")["state"]
     p = s["players"][0]
     assert (p["position"], p["in_jail"], p["cash"]) == (10, False, 1450)
     assert s["turn"]["player"] == "p1"
@@ -137,27 +138,26 @@ def test_jail_card_kept_used_and_not_drawable_while_held(http):
     g = Game(http)
     g.start()
     g.land("p1", 7)
-    s = g.state()
+    s = g.state
     assert pick(s["pending"]["card"], CARD) == {"player": "p1", "deck": "chance"}
     assert s["turn"]["player"] == "p2"  # passes even with the card open
-    g.refused({"type": "roll", "player": "p2", "dice": [1, 2]}, 422)  # card open
-    g.refused({"type": "draw_card", "deck": "community_chest", "card": "advance-to-go"},
-              (400, 422))  # fmt: skip
-    s = g.cmd(type="draw_card", deck="chance", card="get-out-of-jail-free")["state"]
+    g.refused(422, {"type": "roll", "player": "p2", "dice": [1, 2]})  # card open
+    g.refused((400, 422), type="draw_card", deck="community_chest", card="advance-to-go")
+    s = g.do(type="draw_card", deck="chance", card="get-out-of-jail-free")["state"]
     assert s["players"][0]["jail_cards"] == ["chance"] and s["pending"]["card"] is None
     # Bob lands on Chance: Ann holds the only Chance jail card
     g.land("p2", 7)
-    g.refused({"type": "draw_card", "deck": "chance", "card": "get-out-of-jail-free"}, 422)
-    g.cmd(type="draw_card", deck="chance", card="bank-dividend-50")
+    g.refused(422, {"type": "draw_card", "deck": "chance", "card": "get-out-of-jail-free"})
+    g.do(type="draw_card", deck="chance", card="bank-dividend-50")
     assert g.cash("p2") == 1550
     jail_ann(g)
-    s = g.cmd(type="use_jail_card", player="p1", deck="chance")["state"]
+    s = g.do(type="use_jail_card", player="p1", deck="chance")["state"]
     p = s["players"][0]
     assert (p["in_jail"], p["jail_cards"], p["position"], p["cash"]) == (False, [], 10, 1500)
     g.roll("p1", 4, 6)
     # back in its deck: Bob may draw it now
     g.land("p2", 7)
-    s = g.cmd(type="draw_card", deck="chance", card="get-out-of-jail-free")["state"]
+    s = g.do(type="draw_card", deck="chance", card="get-out-of-jail-free")["state"]
     assert s["players"][1]["jail_cards"] == ["chance"]
 
 
@@ -198,18 +198,18 @@ def test_go_to_jail_card_after_doubles_ends_the_turn(http):
     g.move("p1", 3)
     s = g.roll("p1", 2, 2)["state"]
     assert s["turn"]["player"] == "p1"  # doubles: Ann rolls again once the card is settled
-    s = g.cmd(type="draw_card", deck="chance", card="go-to-jail")["state"]
+    s = g.do(type="draw_card", deck="chance", card="go-to-jail")["state"]
     p = s["players"][0]
     assert (p["position"], p["in_jail"], p["cash"]) == (10, True, 1500)
     assert s["turn"]["player"] == "p2"
-    g.refused({"type": "roll", "player": "p1", "dice": [1, 2]}, 422)
+    g.refused(422, {"type": "roll", "player": "p1", "dice": [1, 2]})
 
 
 def test_jail_fine_then_doubles_roll_again(http):
     g = Game(http)
     g.start()
     jail_ann(g)
-    g.cmd(type="pay_jail_fine", player="p1")
+    g.do(type="pay_jail_fine", player="p1")
     s = g.roll("p1", 2, 2)["state"]
     assert s["players"][0]["position"] == 14 and s["turn"]["player"] == "p1"
     assert s["players"][0]["cash"] == 1450
@@ -232,25 +232,25 @@ def test_jail_fine_and_card_only_at_the_start_of_the_jailed_players_turn(http):
     g = Game(http)
     g.start()
     jail_ann(g)
-    g.refused({"type": "use_jail_card", "player": "p1", "deck": "chance"}, 422)  # no card
+    g.refused(422, {"type": "use_jail_card", "player": "p1", "deck": "chance"})  # no card
     g.roll("p1", 1, 2)  # attempt 1: Bob's turn now
-    g.refused({"type": "pay_jail_fine", "player": "p1"}, 422)
-    g.refused({"type": "pay_jail_fine", "player": "p2"}, 422)  # Bob is not in jail
+    g.refused(422, {"type": "pay_jail_fine", "player": "p1"})
+    g.refused(422, {"type": "pay_jail_fine", "player": "p2"})  # Bob is not in jail
 
 
 def test_a_jailed_player_bids_and_builds(http):
     g = Game(http)
     g.start()
-    g.own(("mediterranean-avenue", "p1"), ("baltic-avenue", "p1"))
+    g.deeds_by_rolls(("mediterranean-avenue", "p1"), ("baltic-avenue", "p1"))
     g.pass_to("p1")
     jail_ann(g)
     g.roll("p1", 1, 2)  # attempt 1
     g.land("p2", 8)
-    g.cmd(type="auction")
-    g.cmd(type="bid", player="p1", amount=20)
-    g.cmd(type="close_auction")
-    g.cmd(type="build", property="baltic-avenue")
-    s = g.state()
+    g.do(type="auction")
+    g.do(type="bid", player="p1", amount=20)
+    g.do(type="close_auction")
+    g.do(type="build", property="baltic-avenue")
+    s = g.state
     assert s["properties"]["vermont-avenue"]["owner"] == "p1"
     assert s["properties"]["baltic-avenue"]["houses"] == 1
     assert s["players"][0]["in_jail"] is True
@@ -265,5 +265,5 @@ def test_a_jailed_player_bids_and_builds(http):
         "amount": 6,
     }
     ann = g.cash("p1")
-    g.cmd(token=g.tokens["p1"], type="claim_rent", claim=claim["id"])
+    g.do(token=g.tokens["p1"], type="claim_rent", claim=claim["id"])
     assert g.cash("p1") == ann + 6

@@ -9,11 +9,10 @@ import json
 import re
 
 import pytest
+from game import Game, error_of
 
 from .contract import (
     API,
-    Game,
-    assert_error_body,
 )
 
 
@@ -21,29 +20,28 @@ def test_snapshot_and_import_round_trip(http):
     g = Game(http, ("Ann", "Bob", "Cat"))
     g.start()
     g.roll("p1", 3, 5)
-    g.cmd(type="buy")
+    g.do(type="buy")
     g.roll("p2", 3, 5)
-    status, snap, ctype = g.get("/snapshot")
+    r = g.get("/snapshot")
+    status, snap = r.status_code, r.get_json()
     assert status == 200 and isinstance(snap, dict)
     status, created, _ = http.request("POST", f"{API}/games/import", snap)
     assert status == 201, created
     assert set(created) >= {"game_id", "banker_token", "banker_url", "players", "state"}
     assert created["game_id"] != g.id
-    assert created["banker_token"] != g.bt
+    assert created["banker_token"] != g.banker_token
     assert {p["token"] for p in created["players"]}.isdisjoint(g.tokens.values())
     assert [p["id"] for p in created["players"]] == ["p1", "p2", "p3"]
-    old, new = g.state(), created["state"]
+    old, new = g.state, created["state"]
     assert new["game_id"] == created["game_id"]
     assert {**new, "game_id": None} == {**old, "game_id": None}
     # the old tokens do not open the new game; the new ones do, and play goes on
-    status, _, _ = http.request("GET", f"{API}/games/{created['game_id']}", token=g.bt)
+    status, _, _ = http.request("GET", f"{API}/games/{created['game_id']}", token=g.banker_token)
     assert status in (401, 403)
-    h = Game.__new__(Game)
-    h.http, h.id, h.bt = http, created["game_id"], created["banker_token"]
-    h.tokens = {p["id"]: p["token"] for p in created["players"]}
-    assert h.state(token=h.tokens["p2"]) == new
+    h = Game.of(http, created)
+    assert h.read(token=h.tokens["p2"]) == new
     (claim,) = new["pending"]["rent_claims"]
-    h.cmd(token=h.tokens["p1"], type="claim_rent", claim=claim["id"])
+    h.do(token=h.tokens["p1"], type="claim_rent", claim=claim["id"])
     assert h.cashes() == {"p1": 1406, "p2": 1494, "p3": 1500}
     assert g.cashes() == {"p1": 1400, "p2": 1500, "p3": 1500}  # the original is untouched
 
@@ -51,11 +49,10 @@ def test_snapshot_and_import_round_trip(http):
 def test_damaged_snapshot_is_refused(http):
     g = Game(http)
     g.start()
-    status, snap, _ = g.get("/snapshot")
     for bad in ({}, {"what": "not a snapshot"}, [1, 2, 3]):
         status, body, _ = http.request("POST", f"{API}/games/import", bad)
         assert status in (400, 422), (bad, status)
-        assert_error_body(body)
+        error_of(body)
 
 
 def test_openapi_document(http):
@@ -82,15 +79,16 @@ def test_tampered_snapshot_is_refused(http):
     g = Game(http)
     g.start()
     g.roll("p1", 3, 5)
-    g.cmd(type="buy")
-    status, snap, _ = g.get("/snapshot")
+    g.do(type="buy")
+    r = g.get("/snapshot")
+    status, snap = r.status_code, r.get_json()
     assert status == 200
     text = json.dumps(snap)
     assert '"cash": 1400' in text
     bad = json.loads(text.replace('"cash": 1400', '"cash": 1900'))
     status, body, _ = http.request("POST", f"{API}/games/import", bad)
     assert status in (400, 422), (status, body)
-    assert_error_body(body)
+    error_of(body)
 
 
 def test_import_twice_and_a_finished_game(http):
@@ -98,17 +96,17 @@ def test_import_twice_and_a_finished_game(http):
     g.start()
     g.roll("p1", 4, 6)
     g.roll("p2", 4, 6)
-    g.cmd(type="call_time")
-    status, snap, _ = g.get("/snapshot")
+    g.do(type="call_time")
+    r = g.get("/snapshot")
+    status, snap = r.status_code, r.get_json()
     ids = set()
     for _ in range(2):
         status, created, _ = http.request("POST", f"{API}/games/import", snap)
         assert status == 201
         ids.add(created["game_id"])
         assert created["state"]["status"] == "finished"
-        h = Game.__new__(Game)
-        h.http, h.id, h.bt = http, created["game_id"], created["banker_token"]
-        h.refused({"type": "roll", "player": "p1", "dice": [1, 2]}, 422)
+        h = Game.of(http, created)
+        h.refused(422, {"type": "roll", "player": "p1", "dice": [1, 2]})
     assert len(ids) == 2 and g.id not in ids
 
 
@@ -127,7 +125,8 @@ def test_damaged_snapshots_are_refused(http, damage):
     g = Game(http)
     g.start()
     g.roll("p1", 3, 5)
-    status, snap, _ = g.get("/snapshot")
+    r = g.get("/snapshot")
+    status, snap = r.status_code, r.get_json()
     assert status == 200
     snap = json.loads(json.dumps(snap))
     if damage == "format":
@@ -144,4 +143,4 @@ def test_damaged_snapshots_are_refused(http, damage):
         del snap["commands"]
     status, body, _ = http.request("POST", f"{API}/games/import", snap)
     assert status in (400, 422), (damage, status, body)
-    assert_error_body(body)
+    error_of(body)

@@ -10,20 +10,21 @@ Reuse them in any tests/browser/test_*.py:
 `live_server` (session): .url (http://127.0.0.1:PORT), .app (the Flask app), .store.
 `browser` (session): one headless chromium for the whole run.
 `phone` (function): a new context, 390x844, touch, mobile; closed after the test.
-`new_api_game(names, **body)`: a game created through the JSON API (its answer as a dict).
+`new_api_game(names, options=...)`: a game created through the JSON API (its answer as a dict);
+`played(live_server, answer)`: that game as a `Game` (tests/game.py) to send it commands.
 Screenshots go to screenshots/ (kept out of git): `screenshot(page, "name")`.
 """
 
 from __future__ import annotations
 
-import json
 import shutil
 import threading
-import urllib.request
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from game import Game
+from table_web import HttpTable
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -86,19 +87,18 @@ def phone(browser):
 
 @pytest.fixture
 def new_api_game(live_server):
-    """Create a game through the JSON API: new_api_game(["Ann", "Bob"], options={...})."""
+    """Create a game through the JSON API: new_api_game(["Ann", "Bob"], options={...}) -> its
+    answer (a dict); `played(live_server, answer)` plays it on."""
 
-    def make(names=("Ann", "Bob"), edition="g0009", **body) -> dict:
-        data = json.dumps({"edition": edition, "players": list(names), **body}).encode()
-        request = urllib.request.Request(
-            live_server.url + "/api/v1/games",
-            data=data,
-            headers={"Content-Type": "application/json"},
-        )
-        with urllib.request.urlopen(request) as answer:
-            return json.load(answer)
+    def make(names=("Ann", "Bob"), edition="g0009", options=None) -> dict:
+        return Game(HttpTable(live_server.url), names, edition, options).created
 
     return make
+
+
+def played(live_server, created: dict) -> Game:
+    """The game a `new_api_game` answer made, to play on with `Game` (tests/game.py)."""
+    return Game.of(HttpTable(live_server.url), created)
 
 
 def screenshot(page, name: str) -> Path:

@@ -6,11 +6,11 @@ Banker does and checks what the screen says and what the game recorded.
 
 from __future__ import annotations
 
-import json
 import re
-import urllib.request
 
 import pytest
+
+from .conftest import played
 
 expect = pytest.importorskip("playwright.sync_api").expect
 
@@ -20,20 +20,12 @@ class Table:
 
     def __init__(self, live_server, created: dict, page):
         self.server, self.created, self.page = live_server, created, page
-        self.id = created["game_id"]
-        self.tokens = {p["id"]: p["token"] for p in created["players"]}
+        self.game = played(live_server, created)
+        self.id, self.tokens = self.game.id, self.game.tokens
 
-    def send(self, command: dict, token: str | None = None) -> dict:
-        request = urllib.request.Request(
-            f"{self.server.url}/api/v1/games/{self.id}/commands",
-            data=json.dumps(command).encode(),
-            headers={
-                "Content-Type": "application/json",
-                "Authorization": f"Bearer {token or self.created['banker_token']}",
-            },
-        )
-        with urllib.request.urlopen(request) as answer:
-            return json.load(answer)
+    def do(self, command: dict, token: str | None = None) -> dict:
+        """A command through the JSON API (as another phone would send it); its answer."""
+        return self.game.do(command, token=token)
 
     def state(self) -> dict:
         from banker.rules import public_state
@@ -73,9 +65,9 @@ def table(live_server, phone, new_api_game):
 
 def test_a_trade_confirmed_while_the_summary_refresh_is_in_flight_is_made_and_stays_made(table):
     t = table()
-    t.send({"type": "start", "first": "p1"})
-    t.send({"type": "roll", "player": "p1", "dice": [1, 2]})
-    t.send({"type": "buy"})  # Ann owns Baltic Avenue
+    t.do({"type": "start", "first": "p1"})
+    t.do({"type": "roll", "player": "p1", "dice": [1, 2]})
+    t.do({"type": "buy"})  # Ann owns Baltic Avenue
     t.page.goto(t.created["banker_url"])
     t.page.goto(f"{t.server.url}/games/{t.id}/trade")
     t.page.get_by_label("Baltic Avenue").tap()
@@ -100,16 +92,16 @@ def test_a_trade_confirmed_while_the_summary_refresh_is_in_flight_is_made_and_st
 
 def test_a_half_entered_roll_survives_a_claim_made_from_another_phone(table, check_screen):
     t = table()
-    t.send({"type": "start", "first": "p1"})
-    t.send({"type": "roll", "player": "p1", "dice": [1, 2]})
-    t.send({"type": "buy"})
-    t.send({"type": "roll", "player": "p2", "dice": [1, 2]})  # Bob on Ann's Baltic Avenue
+    t.do({"type": "start", "first": "p1"})
+    t.do({"type": "roll", "player": "p1", "dice": [1, 2]})
+    t.do({"type": "buy"})
+    t.do({"type": "roll", "player": "p2", "dice": [1, 2]})  # Bob on Ann's Baltic Avenue
     t.open()
     t.button("First die 3").tap()
     expect(t.page.locator("#pad legend")).to_contain_text("Second die first die: 3")
     claim = t.state()["pending"]["rent_claims"][0]["id"]
     version = t.state()["version"]
-    t.send({"type": "claim_rent", "claim": claim}, token=t.tokens["p1"])  # Ann's own phone
+    t.do({"type": "claim_rent", "claim": claim}, token=t.tokens["p1"])  # Ann's own phone
     t.settled(version + 1)  # the live refresh has come
     expect(t.page.locator("#said")).to_contain_text("Bob paid Ann 4")
     expect(t.page.locator("#pad legend")).to_contain_text("Second die first die: 3")
@@ -121,7 +113,7 @@ def test_a_half_entered_roll_survives_a_claim_made_from_another_phone(table, che
 
 def test_a_double_tap_on_the_second_die_records_one_roll_and_leaves_the_next_pad_clean(table):
     t = table()
-    t.send({"type": "start", "first": "p1"})
+    t.do({"type": "start", "first": "p1"})
     t.open()
     t.button("First die 1").tap()
     second = t.button("Second die 3: record 1 and 3")  # Ann: Income Tax, paid at once
@@ -155,8 +147,8 @@ def test_a_double_tap_on_the_second_die_records_one_roll_and_leaves_the_next_pad
 
 def test_the_heading_names_who_must_act_during_an_offer_and_a_card(table, check_screen):
     t = table(("Ann", "Bob", "Cat"))
-    t.send({"type": "start", "first": "p1"})
-    t.send({"type": "roll", "player": "p1", "dice": [1, 4]})  # Ann: Reading Railroad
+    t.do({"type": "start", "first": "p1"})
+    t.do({"type": "roll", "player": "p1", "dice": [1, 4]})  # Ann: Reading Railroad
     t.open()
     expect(t.heading()).to_have_text("Ann decides: buy Reading Railroad or auction it")
     expect(t.page.locator(".next-roll")).to_have_text("Then Bob rolls.")
@@ -174,8 +166,8 @@ def test_the_heading_names_who_must_act_during_an_offer_and_a_card(table, check_
 
 def test_every_community_chest_card_reads_differently_story_first(table, check_screen):
     t = table()
-    t.send({"type": "start", "first": "p1"})
-    t.send({"type": "roll", "player": "p1", "dice": [1, 1]})  # Community Chest
+    t.do({"type": "start", "first": "p1"})
+    t.do({"type": "roll", "player": "p1", "dice": [1, 1]})  # Community Chest
     t.open()
     cards = t.page.locator("button.card-choice")
     expect(cards).to_have_count(16)
@@ -195,7 +187,7 @@ def test_every_community_chest_card_reads_differently_story_first(table, check_s
 
 def test_an_actions_sentence_shows_once_where_it_was_made(table):
     t = table()
-    t.send({"type": "start", "first": "p1"})
+    t.do({"type": "start", "first": "p1"})
     t.open()
     t.button("First die 1").tap()
     t.tap("Second die 2: record 1 and 2")
@@ -215,12 +207,12 @@ def test_an_actions_sentence_shows_once_where_it_was_made(table):
 
 def test_history_is_grouped_by_turn_newest_first_with_undo_on_top(table, check_screen):
     t = table()
-    t.send({"type": "start", "first": "p1"})
-    t.send({"type": "roll", "player": "p1", "dice": [1, 2]})
-    t.send({"type": "buy"})
-    t.send({"type": "adjust", "player": "p2", "amount": 20, "reason": "miscounted change"})
-    t.send({"type": "roll", "player": "p2", "dice": [2, 3]})
-    t.send({"type": "auction"})
+    t.do({"type": "start", "first": "p1"})
+    t.do({"type": "roll", "player": "p1", "dice": [1, 2]})
+    t.do({"type": "buy"})
+    t.do({"type": "adjust", "player": "p2", "amount": 20, "reason": "miscounted change"})
+    t.do({"type": "roll", "player": "p2", "dice": [2, 3]})
+    t.do({"type": "auction"})
     t.open()
     t.page.get_by_role("navigation", name="Screens").get_by_role("link", name="History").tap()
     expect(t.page.get_by_role("heading", level=1)).to_have_text("History")
@@ -241,12 +233,12 @@ def test_history_is_grouped_by_turn_newest_first_with_undo_on_top(table, check_s
 
 def test_quick_raises_never_exceed_the_bidders_cash(table, check_screen):
     t = table(("Ann", "Bob", "Cat"))
-    t.send({"type": "start", "first": "p1"})
-    t.send({"type": "adjust", "player": "p2", "amount": -1463, "reason": "test"})  # Bob: 37
-    t.send({"type": "adjust", "player": "p3", "amount": -1480, "reason": "test"})  # Cat: 20
-    t.send({"type": "roll", "player": "p1", "dice": [1, 2]})
-    t.send({"type": "auction"})
-    t.send({"type": "bid", "player": "p1", "amount": 30})
+    t.do({"type": "start", "first": "p1"})
+    t.do({"type": "adjust", "player": "p2", "amount": -1463, "reason": "test"})  # Bob: 37
+    t.do({"type": "adjust", "player": "p3", "amount": -1480, "reason": "test"})  # Cat: 20
+    t.do({"type": "roll", "player": "p1", "dice": [1, 2]})
+    t.do({"type": "auction"})
+    t.do({"type": "bid", "player": "p1", "amount": 30})
     t.open()
     bob = t.page.locator(".bidder").nth(1)
     expect(bob).to_contain_text("Bob · has 37")
@@ -259,19 +251,19 @@ def test_quick_raises_never_exceed_the_bidders_cash(table, check_screen):
 
 
 def _bob_owes_ann_more_than_he_can_raise(t: Table) -> None:
-    t.send({"type": "start", "first": "p2"})
-    t.send({"type": "move", "player": "p2", "position": 38, "reason": "set up"})
-    t.send({"type": "roll", "player": "p2", "dice": [1, 2]})  # Bob: Mediterranean Avenue
-    t.send({"type": "buy"})
-    t.send({"type": "move", "player": "p1", "position": 36, "reason": "set up"})
-    t.send({"type": "roll", "player": "p1", "dice": [1, 2]})  # Ann: Boardwalk
-    t.send({"type": "buy"})
-    t.send({"type": "move", "player": "p2", "position": 36, "reason": "set up"})
+    t.do({"type": "start", "first": "p2"})
+    t.do({"type": "move", "player": "p2", "position": 38, "reason": "set up"})
+    t.do({"type": "roll", "player": "p2", "dice": [1, 2]})  # Bob: Mediterranean Avenue
+    t.do({"type": "buy"})
+    t.do({"type": "move", "player": "p1", "position": 36, "reason": "set up"})
+    t.do({"type": "roll", "player": "p1", "dice": [1, 2]})  # Ann: Boardwalk
+    t.do({"type": "buy"})
+    t.do({"type": "move", "player": "p2", "position": 36, "reason": "set up"})
     bob = t.state()["players"][1]["cash"]
-    t.send({"type": "adjust", "player": "p2", "amount": 10 - bob, "reason": "set up"})
-    t.send({"type": "roll", "player": "p2", "dice": [1, 2]})  # Bob on Boardwalk: 50 rent
+    t.do({"type": "adjust", "player": "p2", "amount": 10 - bob, "reason": "set up"})
+    t.do({"type": "roll", "player": "p2", "dice": [1, 2]})  # Bob on Boardwalk: 50 rent
     claim = t.state()["pending"]["rent_claims"][0]["id"]
-    t.send({"type": "claim_rent", "claim": claim})
+    t.do({"type": "claim_rent", "claim": claim})
 
 
 def test_bankruptcy_is_confirmed_first_saying_what_passes_to_whom(table, check_screen):
@@ -311,7 +303,7 @@ def test_the_banker_moves_to_a_second_device_that_has_no_cookie(table, browser, 
     if not hasattr(Store, "new_token"):
         pytest.skip("Store.new_token (helper players) is not merged yet")
     t = table()
-    t.send({"type": "start", "first": "p1"})
+    t.do({"type": "start", "first": "p1"})
     t.open()
     t.page.get_by_text("More", exact=True).tap()
     t.page.get_by_role("link", name="Use this game on another device").tap()

@@ -17,25 +17,25 @@ def _screens(t: Table, shoot) -> None:
     shoot("home")
     t.open()
     shoot("setup")
-    t.send({"type": "start", "first": "p1"})
-    t.send({"type": "roll", "player": "p1", "dice": [1, 2]})  # Ann: Baltic Avenue
+    t.do({"type": "start", "first": "p1"})
+    t.do({"type": "roll", "player": "p1", "dice": [1, 2]})  # Ann: Baltic Avenue
     page.goto(base)
     shoot("offer")
-    t.send({"type": "buy"})
-    t.send({"type": "roll", "player": "p2", "dice": [1, 2]})  # Bob on Baltic: a claim
+    t.do({"type": "buy"})
+    t.do({"type": "roll", "player": "p2", "dice": [1, 2]})  # Bob on Baltic: a claim
     page.goto(base)
     page.get_by_role("button", name="First die 4").tap()
     shoot("claim-and-pad")
-    t.send({"type": "roll", "player": "p3", "dice": [2, 3]})  # Cat: Reading Railroad
-    t.send({"type": "auction"})
-    t.send({"type": "bid", "player": "p1", "amount": 30})
+    t.do({"type": "roll", "player": "p3", "dice": [2, 3]})  # Cat: Reading Railroad
+    t.do({"type": "auction"})
+    t.do({"type": "bid", "player": "p1", "amount": 30})
     page.goto(base)
     shoot("auction")
-    t.send({"type": "close_auction"})
-    t.send({"type": "roll", "player": "p1", "dice": [2, 2]})  # Ann: 7 Chance, doubles
+    t.do({"type": "close_auction"})
+    t.do({"type": "roll", "player": "p1", "dice": [2, 2]})  # Ann: 7 Chance, doubles
     page.goto(base)
     shoot("card-chance")
-    t.send({"type": "draw_card", "deck": "chance", "card": "go-to-jail"})
+    t.do({"type": "draw_card", "deck": "chance", "card": "go-to-jail"})
     page.goto(base)
     shoot("jail-next")
     page.goto(base + "/players/p1")
@@ -61,25 +61,25 @@ def _screens(t: Table, shoot) -> None:
 def _endings(live_server, new_api_game, page, shoot) -> None:
     """A trade offer from a phone, the deadline's waiting claims, a stopped game, a move."""
     t = Table(live_server, new_api_game(["Ann", "Bob"], options={"deadline": True}), page)
-    t.send({"type": "start", "first": "p1"})
-    t.send({"type": "roll", "player": "p1", "dice": [1, 2]})
-    t.send({"type": "buy"})
+    t.do({"type": "start", "first": "p1"})
+    t.do({"type": "roll", "player": "p1", "dice": [1, 2]})
+    t.do({"type": "buy"})
     side = {"cash": 0, "properties": ["baltic-avenue"], "jail_cards": []}
     cash = {"cash": 100, "properties": [], "jail_cards": []}
     offer = {"type": "propose_trade", "from": "p1", "to": "p2", "give": side, "receive": cash}
-    t.send({**offer, "unmortgage": []}, token=t.tokens["p1"])
+    t.do({**offer, "unmortgage": []}, token=t.tokens["p1"])
     t.open()
     shoot("trade-offer")
-    t.send({"type": "decline_trade", "offer": t.state()["pending"]["trade_offers"][0]["id"]})
-    t.send({"type": "call_time"})
-    t.send({"type": "roll", "player": "p2", "dice": [1, 2]})  # the final round ends on a claim
+    t.do({"type": "decline_trade", "offer": t.state()["pending"]["trade_offers"][0]["id"]})
+    t.do({"type": "call_time"})
+    t.do({"type": "roll", "player": "p2", "dice": [1, 2]})  # the final round ends on a claim
     t.open()
     shoot("final-claims")
     t = Table(live_server, new_api_game(["Ann", "Bob"]), page)
-    t.send({"type": "start", "first": "p1"})
-    t.send({"type": "roll", "player": "p1", "dice": [1, 2]})
-    t.send({"type": "buy"})
-    t.send({"type": "stop"})
+    t.do({"type": "start", "first": "p1"})
+    t.do({"type": "roll", "player": "p1", "dice": [1, 2]})
+    t.do({"type": "buy"})
+    t.do({"type": "stop"})
     t.open()
     shoot("unfinished")
     t.page.goto(f"{t.server.url}/games/{t.id}?confirm=move")

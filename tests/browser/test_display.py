@@ -4,15 +4,13 @@ story page; each is screenshot into screenshots/ and checked by axe-core."""
 
 from __future__ import annotations
 
-import json
 import re
-import urllib.request
 
 import pytest
 
 from banker.rules.board import SPACES
 
-from .conftest import AXE, SCREENSHOTS, layout_problems, screenshot
+from .conftest import AXE, SCREENSHOTS, layout_problems, played, screenshot
 
 SIZES = {"tv": (1920, 1080), "laptop": (1366, 768)}
 WITHIN = 1000  # ms: the display follows the game within a second
@@ -67,16 +65,7 @@ def axe_violations(page) -> list[str]:
 
 
 def api(live_server, game: dict, command: dict) -> dict:
-    request = urllib.request.Request(
-        f"{live_server.url}/api/v1/games/{game['game_id']}/commands",
-        data=json.dumps(command).encode(),
-        headers={
-            "Content-Type": "application/json",
-            "Authorization": f"Bearer {game['banker_token']}",
-        },
-    )
-    with urllib.request.urlopen(request) as answer:
-        return json.load(answer)
+    return played(live_server, game).do(command)
 
 
 def text(page) -> str:

@@ -5,26 +5,16 @@ from __future__ import annotations
 
 import json
 import re
-import urllib.request
 
 from banker.rules import public_state
 
-from .conftest import layout_problems, screenshot
+from .conftest import layout_problems, played, screenshot
 
 NAMES = ["Ann", "<script>alert(1)</script>", "مريم"]
 
 
 def command(live_server, game: dict, body: dict) -> dict:
-    request = urllib.request.Request(
-        f"{live_server.url}/api/v1/games/{game['game_id']}/commands",
-        data=json.dumps(body).encode(),
-        headers={
-            "Content-Type": "application/json",
-            "Authorization": f"Bearer {game['banker_token']}",
-        },
-    )
-    with urllib.request.urlopen(request) as answer:
-        return json.load(answer)
+    return played(live_server, game).do(body)
 
 
 def test_a_game_paused_to_a_file_on_one_phone_resumes_from_it_on_another(

@@ -6,12 +6,12 @@ The server here answers every poll 1.2 s late, so each tap below is made with a 
 
 from __future__ import annotations
 
-import json
 import re
 import time
-import urllib.request
 
 import pytest
+
+from .conftest import played
 
 expect = pytest.importorskip("playwright.sync_api").expect
 
@@ -75,16 +75,7 @@ def test_a_tap_while_a_refresh_is_in_flight_is_applied_once_without_console_erro
 
 
 def command(live_server, created: dict, body: dict) -> None:
-    request = urllib.request.Request(
-        f"{live_server.url}/api/v1/games/{created['game_id']}/commands",
-        data=json.dumps(body).encode(),
-        headers={
-            "Content-Type": "application/json",
-            "Authorization": f"Bearer {created['banker_token']}",
-        },
-    )
-    with urllib.request.urlopen(request) as answer:
-        assert answer.status == 200
+    played(live_server, created).do(body)
 
 
 def test_a_players_tap_while_their_page_refreshes_is_applied_once_without_console_errors(

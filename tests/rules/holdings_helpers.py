@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from .helpers import BadCommand, DomainError, Game, pending, started
+from table_core import CoreGame, player_in
+
+from .helpers import BadCommand, DomainError, pending, started
 
 __all__ = [
     "BadCommand",
     "DomainError",
-    "Game",
+    "CoreGame",
     "deed",
     "pending",
     "started",
@@ -25,7 +27,7 @@ def deed(
     return {"owner": owner, "mortgaged": mortgaged, "houses": houses, "hotel": hotel}
 
 
-def bank(g: Game, houses: int | None = None, hotels: int | None = None) -> None:
+def bank(g: CoreGame, houses: int | None = None, hotels: int | None = None) -> None:
     """Set what the Bank still holds (the rest are in the box, as after other players' building)."""
 
     def arrange(s):
@@ -37,9 +39,9 @@ def bank(g: Game, houses: int | None = None, hotels: int | None = None) -> None:
     g.setup(arrange)
 
 
-def jail_cards(g: Game, pid: str, *decks: str) -> None:
+def jail_cards(g: CoreGame, pid: str, *decks: str) -> None:
     """pid holds these Get Out of Jail Free cards."""
-    g.setup(lambda s: Game._p(s, pid).update(jail_cards=list(decks)))
+    g.setup(lambda s: player_in(s, pid).update(jail_cards=list(decks)))
 
 
 def trade(

@@ -35,7 +35,7 @@ def test_once_you_own_every_street_in_a_color_set_you_buy_houses_at_the_deeds_ho
     g = dark_blue_game(edition)
     g.do(type="build", property="boardwalk")
     assert g.texts() == ["Ann built a house on Boardwalk for 200."]
-    assert g.cash() == {"p1": 1300, "p2": 1500, "p3": 1500}
+    assert g.cashes() == {"p1": 1300, "p2": 1500, "p3": 1500}
     assert g.state["bank"] == {"houses": 31, "hotels": 12}
     assert g.prop("boardwalk") == deed("p1", houses=1)
     assert g.prop("park-place") == deed("p1")
@@ -94,7 +94,7 @@ def test_houses_can_be_bought_even_outside_your_turn(edition):
     assert g.whose_turn == "p1"
     g.do(type="build", property="vermont-avenue")
     assert g.texts() == ["Bob built a house on Vermont Avenue for 50."]
-    assert g.cash() == {"p1": 1500, "p2": 1450, "p3": 1500}
+    assert g.cashes() == {"p1": 1500, "p2": 1450, "p3": 1500}
     assert g.prop("vermont-avenue") == deed("p2", houses=1)
     assert g.whose_turn == "p1"
 
@@ -111,7 +111,7 @@ def test_a_jailed_player_may_still_buy_and_sell_buildings(edition):
     assert g.prop("boardwalk") == deed("p1", houses=1)
     g.do(type="sell_building", property="boardwalk")
     assert g.prop("boardwalk") == deed("p1")
-    assert g.cash()["p1"] == 1500 - 200 + 100
+    assert g.cashes()["p1"] == 1500 - 200 + 100
     assert g.player("p1")["in_jail"] is True
 
 
@@ -125,7 +125,7 @@ def test_building_needs_the_cash_for_it(edition):
     assert e.message == "Ann has 199; a house on Boardwalk costs 200."
     g.set_cash(p1=200)
     g.do(type="build", property="boardwalk")
-    assert g.cash()["p1"] == 0
+    assert g.cashes()["p1"] == 0
     assert g.prop("boardwalk") == deed("p1", houses=1)
 
 
@@ -148,7 +148,7 @@ def test_build_evenly_one_house_on_every_street_before_a_second_on_any(edition):
         deed("p1", houses=2),
         deed("p1", houses=1),
     ]
-    assert g.cash()["p1"] == 1500 - 4 * 200
+    assert g.cashes()["p1"] == 1500 - 4 * 200
     assert g.state["bank"] == {"houses": 28, "hotels": 12}
 
 
@@ -169,7 +169,7 @@ def test_a_street_holds_at_most_four_houses_then_its_next_building_is_a_hotel(ed
     ]
     assert g.prop("boardwalk") == deed("p1", hotel=True)
     assert g.state["bank"] == {"houses": 28, "hotels": 11}
-    assert g.cash()["p1"] == 2000 - 9 * 200
+    assert g.cashes()["p1"] == 2000 - 9 * 200
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
@@ -185,7 +185,7 @@ def test_a_hotel_costs_its_hotel_price_and_the_streets_four_houses_go_back_to_th
     assert g.prop("connecticut-avenue") == deed("p1", hotel=True)
     assert g.prop("oriental-avenue") == deed("p1", houses=4)
     assert g.state["bank"] == {"houses": 24, "hotels": 11}
-    assert g.cash()["p1"] == 1450
+    assert g.cashes()["p1"] == 1450
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
@@ -332,7 +332,7 @@ def test_the_winner_of_a_building_auction_pays_the_bid_to_the_bank_and_places_it
     )
     g.do(type="close_auction", property="park-place")
     assert g.texts() == ["Ann won the house at auction for 260 and placed it on Park Place."]
-    assert g.cash() == {"p1": 1240, "p2": 1500, "p3": 1500}
+    assert g.cashes() == {"p1": 1240, "p2": 1500, "p3": 1500}
     assert g.prop("park-place") == deed("p1", houses=1)
     assert g.state["bank"] == {"houses": 0, "hotels": 12}
     assert g.pending == pending()
@@ -386,7 +386,7 @@ def test_the_last_hotel_can_be_auctioned_and_takes_back_the_four_houses(edition)
     g.do(type="bid", player="p2", amount=41)
     g.refused(DomainError, type="close_auction", property="boardwalk")
     g.do(type="close_auction", property="oriental-avenue")
-    assert g.cash() == {"p1": 1500, "p2": 1459, "p3": 1500}
+    assert g.cashes() == {"p1": 1500, "p2": 1459, "p3": 1500}
     assert g.prop("oriental-avenue") == deed("p2", hotel=True)
     assert g.state["bank"] == {"houses": 32 - 8 - 12 + 4, "hotels": 0}
     assert g.pending == pending()
@@ -400,7 +400,7 @@ def test_a_building_auction_nobody_bids_in_leaves_the_building_in_the_bank():
     g.do(type="close_auction")
     assert g.texts() == ["Nobody bid: the house stays in the Bank."]
     assert g.state["bank"] == {"houses": 1, "hotels": 12}
-    assert g.cash()["p1"] == 1500
+    assert g.cashes()["p1"] == 1500
     assert g.pending == pending()
 
 
@@ -441,7 +441,7 @@ def test_a_house_sells_back_for_half_its_purchase_cost(edition):
     g.own("p1", *LIGHT_BLUE, houses=1)
     g.do(type="sell_building", property="vermont-avenue")
     assert g.texts() == ["Ann sold a house on Vermont Avenue back to the Bank for 25."]
-    assert g.cash()["p1"] == 1525
+    assert g.cashes()["p1"] == 1525
     assert g.prop("vermont-avenue") == deed("p1")
     assert g.state["bank"] == {"houses": 30, "hotels": 12}
 
@@ -463,7 +463,7 @@ def test_houses_are_removed_evenly_across_their_color_set(edition):
         deed("p1", houses=1),
         deed("p1"),
     ]
-    assert g.cash()["p1"] == 1550
+    assert g.cashes()["p1"] == 1550
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
@@ -487,7 +487,7 @@ def test_a_hotel_sells_for_half_and_comes_back_as_four_houses(edition):
     assert g.texts() == [
         "Ann sold the hotel (it comes back as four houses) on Boardwalk back to the Bank for 100."
     ]
-    assert g.cash()["p1"] == 1600
+    assert g.cashes()["p1"] == 1600
     assert g.prop("boardwalk") == deed("p1", houses=4)
     assert g.state["bank"] == {"houses": 28, "hotels": 11}
 
@@ -510,7 +510,7 @@ def test_you_can_sell_a_house_whenever_you_want(edition):
     g.own("p2", *DARK_BLUE, houses=1)
     g.roll("p1", 3, 4)  # Ann lands on Chance: a card is pending, and it is Bob's roll
     g.do(type="sell_building", property="park-place")
-    assert g.cash()["p2"] == 1600
+    assert g.cashes()["p2"] == 1600
     assert g.pending == pending(card={"player": "p1", "deck": "chance"})
 
 
@@ -527,7 +527,7 @@ def test_with_fewer_than_four_houses_in_the_bank_the_hotel_development_goes_back
     bank(g, houses=3)
     g.do(type="sell_building", property="boardwalk")
     # Boardwalk: (200 + 4 x 200) / 2 = 500. Park Place: hotel to one house, (200 + 3 x 200) / 2.
-    assert g.cash()["p1"] == 1500 + 500 + 400
+    assert g.cashes()["p1"] == 1500 + 500 + 400
     assert g.prop("boardwalk") == deed("p1")
     assert g.prop("park-place") == deed("p1", houses=1)
     assert g.state["bank"] == {"houses": 2, "hotels": 12}
@@ -548,7 +548,7 @@ def test_under_the_hotel_shortage_ruling_houses_elsewhere_in_the_set_are_sold_do
     bank(g, houses=0)
     g.do(type="sell_building", property="pacific-avenue")
     # Pacific 500; North Carolina 3 houses 300; Pennsylvania hotel to one house 400.
-    assert g.cash()["p1"] == 1500 + 500 + 300 + 400
+    assert g.cashes()["p1"] == 1500 + 500 + 300 + 400
     assert [g.prop(p) for p in GREEN] == [deed("p1"), deed("p1", houses=1), deed("p1", houses=1)]
     assert g.state["bank"] == {"houses": 3 - 1, "hotels": 12}
 
@@ -560,7 +560,7 @@ def test_under_the_hotel_shortage_ruling_a_hotel_that_would_need_houses_the_bank
     g.own("p1", "vermont-avenue", houses=0)
     bank(g, houses=0)
     g.do(type="sell_building", property="park-place")
-    assert g.cash()["p1"] == 1500 + 500 + 500
+    assert g.cashes()["p1"] == 1500 + 500 + 500
     assert [g.prop(p) for p in DARK_BLUE] == [deed("p1"), deed("p1")]
     assert g.state["bank"] == {"houses": 0, "hotels": 12}
 
@@ -573,7 +573,7 @@ def test_under_the_hotel_shortage_ruling_bare_and_one_house_streets_stay_as_they
     g.own("p1", "vermont-avenue", "connecticut-avenue", houses=4)
     bank(g, houses=2)
     g.do(type="sell_building", property="oriental-avenue")
-    assert g.cash()["p1"] == 1500 + (50 + 200) // 2 + 2 * 3 * 25
+    assert g.cashes()["p1"] == 1500 + (50 + 200) // 2 + 2 * 3 * 25
     assert [g.prop(p) for p in LIGHT_BLUE] == [
         deed("p1"),
         deed("p1", houses=1),
@@ -589,7 +589,7 @@ def test_with_four_houses_in_the_bank_the_ordinary_hotel_sale_applies_even_under
     g.own("p1", *DARK_BLUE, hotel=True)
     bank(g, houses=4)
     g.do(type="sell_building", property="boardwalk")
-    assert g.cash()["p1"] == 1600
+    assert g.cashes()["p1"] == 1600
     assert g.prop("boardwalk") == deed("p1", houses=4)
     assert g.state["bank"] == {"houses": 0, "hotels": 11}
 
@@ -640,7 +640,7 @@ def test_an_auctioned_building_the_winner_can_no_longer_place_stays_in_the_bank(
         "Bob can no longer legally place the house or pay 30 for it: no sale, "
         "the house stays in the Bank."
     ]
-    assert g.cash() == {"p1": 1500, "p2": 1500, "p3": 1600}
+    assert g.cashes() == {"p1": 1500, "p2": 1500, "p3": 1600}
     assert g.prop("vermont-avenue") == deed("p2")
     assert g.pending == pending()
 
@@ -652,4 +652,4 @@ def test_an_auctioned_building_the_winner_can_no_longer_place_stays_in_the_bank(
     g.do(type="close_auction")
     assert g.state["bank"] == {"houses": 1, "hotels": 12}
     assert [g.prop(p) for p in DARK_BLUE] == [deed("p1", mortgaged=True), deed("p1")]
-    assert g.cash()["p1"] == 1500 + 175
+    assert g.cashes()["p1"] == 1500 + 175

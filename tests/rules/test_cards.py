@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from .helpers import NO_PENDING, BadCommand, DomainError, Game, pending, started
+from .helpers import NO_PENDING, BadCommand, CoreGame, DomainError, pending, started
 
 EDITIONS = ["g0009", "classic"]
 # The printed card texts (tests/data/README.md names their source).
@@ -24,7 +24,7 @@ ALL_CARDS = [
 ]
 
 
-def on_card(g: Game, pid: str, space: int, doubles: bool = False) -> None:
+def on_card(g: CoreGame, pid: str, space: int, doubles: bool = False) -> None:
     """Bring pid's token onto a Chance or Community Chest space by a roll (3, or 1+1)."""
     if doubles:
         g.place(pid, space - 2)
@@ -58,7 +58,7 @@ def test_the_drawn_card_is_announced_exactly():
     on_card(g, "p1", 7)
     g.draw("chance", "speeding-fine-15")
     assert g.texts() == ["Ann drew Chance: SPEEDING FINE. PAY $15.", "Ann paid the Bank 15 (card)."]
-    assert g.cash() == {"p1": 1485, "p2": 1500, "p3": 1500}
+    assert g.cashes() == {"p1": 1485, "p2": 1500, "p3": 1500}
     assert g.pending == NO_PENDING
 
 
@@ -86,7 +86,7 @@ def test_a_card_that_collects_or_pays_moves_exactly_its_amount(deck, card, chang
     g = started()
     on_card(g, "p1", 7 if deck == "chance" else 17)
     g.draw(deck, card)
-    assert g.cash() == {"p1": 1500 + change, "p2": 1500, "p3": 1500}
+    assert g.cashes() == {"p1": 1500 + change, "p2": 1500, "p3": 1500}
     assert g.position("p1") == (7 if deck == "chance" else 17)
     assert g.pending == NO_PENDING
 
@@ -100,7 +100,7 @@ def test_a_card_payment_you_cannot_make_becomes_a_debt_to_the_bank():
     assert g.pending == pending(
         debt={"debtor": "p1", "creditor": None, "amount": 100, "reason": "card", "can_raise": 0}
     )
-    assert g.cash()["p1"] == 60
+    assert g.cashes()["p1"] == 60
 
 
 # --- movement cards ---------------------------------------------------------------------------
@@ -133,7 +133,7 @@ def test_advance_to_a_space_and_if_you_pass_go_collect_200(deck, card, start, ta
     on_card(g, "p1", start)
     g.draw(deck, card)
     assert g.position("p1") == target
-    assert g.cash()["p1"] == cash
+    assert g.cashes()["p1"] == cash
     assert [e["type"] for e in g.events].count("passed_go") == (1 if cash == 1700 else 0)
     if target == 0:
         assert g.pending == NO_PENDING
@@ -156,7 +156,7 @@ def test_advance_to_go_collect_200_once():
         "Ann drew Chance: ADVANCE TO GO. COLLECT $200.",
         "Ann landed on GO and collected 200.",
     ]
-    assert g.cash()["p1"] == 1700
+    assert g.cashes()["p1"] == 1700
 
 
 def test_advancing_onto_an_owned_street_opens_its_normal_rent():
@@ -185,7 +185,7 @@ def test_advance_to_the_next_railroad_and_if_unowned_you_may_buy_it(start, targe
     on_card(g, "p1", start)
     g.draw("chance", "advance-to-next-railroad")
     assert g.position("p1") == target
-    assert g.cash()["p1"] == cash
+    assert g.cashes()["p1"] == cash
     assert g.pending == pending(offer={"player": "p1", "property": deed, "price": 200})
 
 
@@ -203,7 +203,7 @@ def test_if_the_next_railroad_is_owned_pay_the_owner_twice_the_rent(edition, own
         {"id": "c1", "owner": "p2", "payer": "p1", "property": "b-and-o-railroad", "amount": amount}
     ]
     g.claim()
-    assert g.cash() == {"p1": 1500 - amount, "p2": 1500 + amount, "p3": 1500}
+    assert g.cashes() == {"p1": 1500 - amount, "p2": 1500 + amount, "p3": 1500}
 
 
 def test_the_next_railroad_card_asks_no_rent_on_a_mortgaged_or_own_railroad():
@@ -235,7 +235,7 @@ def test_advance_to_the_nearest_utility_and_if_unowned_you_may_buy_it(start, tar
     on_card(g, "p1", start)
     g.draw("chance", "advance-to-nearest-utility")
     assert g.position("p1") == target
-    assert g.cash()["p1"] == cash
+    assert g.cashes()["p1"] == cash
     assert g.pending == pending(offer={"player": "p1", "property": deed, "price": 150})
 
 
@@ -267,7 +267,7 @@ def test_go_back_three_spaces_from_chance_7_lands_on_income_tax():
     g.draw("chance", "go-back-three-spaces")
     assert g.position("p1") == 4
     assert g.texts()[1:] == ["Ann landed on Income Tax.", "Ann paid the Bank 200 (Income Tax)."]
-    assert g.cash()["p1"] == 1300
+    assert g.cashes()["p1"] == 1300
     assert g.pending == NO_PENDING
 
 
@@ -289,7 +289,7 @@ def test_go_back_three_spaces_from_chance_36_lands_on_community_chest_and_a_new_
     assert g.pending == pending(card={"player": "p1", "deck": "community_chest"})
     g.refused(DomainError, type="draw_card", deck="chance", card="bank-dividend-50")
     g.draw("community_chest", "collect-200-storm-cleanup")
-    assert g.cash()["p1"] == 1700
+    assert g.cashes()["p1"] == 1700
     assert g.pending == NO_PENDING
 
 
@@ -343,7 +343,7 @@ def test_a_go_to_jail_card_ends_the_turn_even_after_doubles():
 # --- repairs ----------------------------------------------------------------------------------
 
 
-def with_buildings(g: Game) -> None:
+def with_buildings(g: CoreGame) -> None:
     """Ann: light blues with 2 houses each, Park Place and Boardwalk with a hotel; Bob has houses
     too (they are not Ann's to repair)."""
     g.own("p1", "oriental-avenue", "vermont-avenue", "connecticut-avenue", houses=2)
@@ -366,7 +366,7 @@ def test_repairs_pay_per_house_and_per_hotel(deck, card, space, amount):
     on_card(g, "p1", space)
     g.draw(deck, card)
     assert g.texts()[1] == f"Ann paid the Bank {amount} (repairs: 6 houses, 2 hotels)."
-    assert g.cash() == {"p1": 1500 - amount, "p2": 1500, "p3": 1500}
+    assert g.cashes() == {"p1": 1500 - amount, "p2": 1500, "p3": 1500}
     assert g.pending == NO_PENDING
 
 
@@ -377,7 +377,7 @@ def test_repairs_with_no_buildings_cost_nothing():
     on_card(g, "p1", 7)
     g.draw("chance", "general-repairs")
     assert g.texts()[1] == "Ann has no buildings: the repairs cost nothing."
-    assert g.cash()["p1"] == 1500
+    assert g.cashes()["p1"] == 1500
 
 
 def test_repairs_you_cannot_pay_become_a_debt_to_the_bank():
@@ -397,7 +397,7 @@ def test_repairs_you_cannot_pay_become_a_debt_to_the_bank():
 # --- paying and collecting from each player ---------------------------------------------------
 
 
-def four_players(drawer: str = "p2") -> Game:
+def four_players(drawer: str = "p2") -> CoreGame:
     return started(names=("Ann", "Bob", "Cat", "Dan"), first=drawer)
 
 
@@ -412,7 +412,7 @@ def test_pay_each_player_50_goes_round_the_table_from_the_drawers_left():
         "Bob paid Dan 50 (card).",
         "Bob paid Ann 50 (card).",
     ]
-    assert g.cash() == {"p1": 1550, "p2": 1350, "p3": 1550, "p4": 1550}
+    assert g.cashes() == {"p1": 1550, "p2": 1350, "p3": 1550, "p4": 1550}
     assert g.pending == NO_PENDING
 
 
@@ -424,7 +424,7 @@ def test_the_first_payment_to_each_player_that_cannot_be_made_is_the_debt_and_th
     g.set_cash(p2=60)
     on_card(g, "p2", 7)
     g.draw("chance", "chairperson-pay-each-player-50")
-    assert g.cash() == {"p1": 1500, "p2": 10, "p3": 1550, "p4": 1500}
+    assert g.cashes() == {"p1": 1500, "p2": 10, "p3": 1550, "p4": 1500}
     assert g.pending == pending(
         debt={"debtor": "p2", "creditor": "p4", "amount": 50, "reason": "card", "can_raise": 100},
         payments=[{"from": "p2", "to": "p1", "amount": 50, "reason": "card"}],
@@ -433,7 +433,7 @@ def test_the_first_payment_to_each_player_that_cannot_be_made_is_the_debt_and_th
     g.refused(DomainError, type="pay_debt")
     g.do(type="mortgage", property="reading-railroad")
     g.do(type="pay_debt")
-    assert g.cash() == {"p1": 1550, "p2": 10, "p3": 1550, "p4": 1550}
+    assert g.cashes() == {"p1": 1550, "p2": 10, "p3": 1550, "p4": 1550}
     assert g.pending == NO_PENDING
     g.roll("p3", 1, 2)
 
@@ -444,7 +444,7 @@ def test_pay_each_player_skips_players_out_of_the_game():
     g.setup(lambda s: s["players"][3].update(eliminated=True))
     on_card(g, "p2", 7)
     g.draw("chance", "chairperson-pay-each-player-50")
-    assert g.cash() == {"p1": 1550, "p2": 1400, "p3": 1550, "p4": 1500}
+    assert g.cashes() == {"p1": 1550, "p2": 1400, "p3": 1550, "p4": 1500}
 
 
 def test_collect_10_from_each_player_one_at_a_time_from_the_drawers_left():
@@ -458,7 +458,7 @@ def test_collect_10_from_each_player_one_at_a_time_from_the_drawers_left():
         "Dan paid Bob 10 (card).",
         "Ann paid Bob 10 (card).",
     ]
-    assert g.cash() == {"p1": 1490, "p2": 1530, "p3": 1490, "p4": 1490}
+    assert g.cashes() == {"p1": 1490, "p2": 1530, "p3": 1490, "p4": 1490}
 
 
 def test_a_player_who_cannot_pay_the_drawer_10_owes_it_and_the_others_wait_their_turn():
@@ -468,7 +468,7 @@ def test_a_player_who_cannot_pay_the_drawer_10_owes_it_and_the_others_wait_their
     g.set_cash(p3=5)
     on_card(g, "p2", 17)
     g.draw("community_chest", "collect-10-from-each-player")
-    assert g.cash() == {"p1": 1500, "p2": 1500, "p3": 5, "p4": 1500}
+    assert g.cashes() == {"p1": 1500, "p2": 1500, "p3": 5, "p4": 1500}
     assert g.pending == pending(
         debt={"debtor": "p3", "creditor": "p2", "amount": 10, "reason": "card", "can_raise": 0},
         payments=[
@@ -483,7 +483,7 @@ def test_a_player_who_cannot_pay_the_drawer_10_owes_it_and_the_others_wait_their
         "Dan paid Bob 10 (card).",
         "Ann paid Bob 10 (card).",
     ]
-    assert g.cash() == {"p1": 1490, "p2": 1530, "p3": 15, "p4": 1490}
+    assert g.cashes() == {"p1": 1490, "p2": 1530, "p3": 15, "p4": 1490}
     assert g.pending == NO_PENDING
 
 
@@ -533,7 +533,7 @@ def test_you_may_buy_that_card_from_another_player_and_use_it():
         receive={"cash": 30},
     )
     assert [p["jail_cards"] for p in g.state["players"]] == [[], ["chance"], []]
-    assert g.cash() == {"p1": 1530, "p2": 1470, "p3": 1500}
+    assert g.cashes() == {"p1": 1530, "p2": 1470, "p3": 1500}
     on_card(g, "p2", 22)
     g.refused(DomainError, type="draw_card", deck="chance", card="get-out-of-jail-free")
     g.draw("chance", "go-to-jail")
@@ -595,7 +595,7 @@ def test_a_player_bankrupt_over_the_birthday_money_pays_what_they_have_and_the_r
     g.draw("community_chest", "collect-10-from-each-player")
     g.do(type="bankrupt", player="p3")
     assert g.player("p3")["eliminated"] is True
-    assert g.cash() == {"p1": 1490, "p2": 1525, "p3": 0, "p4": 1490}
+    assert g.cashes() == {"p1": 1490, "p2": 1525, "p3": 0, "p4": 1490}
     assert g.pending == NO_PENDING
     assert g.whose_turn == "p4"  # Bob's roll passed the turn to Cat, who is out
 
@@ -608,6 +608,6 @@ def test_a_drawer_bankrupt_over_the_chairperson_card_pays_no_one_after_the_credi
     on_card(g, "p2", 7)
     g.draw("chance", "chairperson-pay-each-player-50")
     g.do(type="bankrupt", player="p2")
-    assert g.cash() == {"p1": 1500, "p2": 0, "p3": 1550, "p4": 1510}
+    assert g.cashes() == {"p1": 1500, "p2": 0, "p3": 1550, "p4": 1510}
     assert g.pending == NO_PENDING
     assert g.whose_turn == "p3"

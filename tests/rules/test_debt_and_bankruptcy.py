@@ -44,7 +44,7 @@ def test_money_owed_without_the_cash_becomes_the_pending_debt(edition):
     land_on_income_tax(g)
     # Three houses at 25 and three mortgages (50, 50, 60): 235 could still be raised.
     assert g.pending == pending(debt=debt("p1", None, 200, "tax", 235))
-    assert g.cash()["p1"] == 100
+    assert g.cashes()["p1"] == 100
     assert (
         "Ann cannot pay 200 to the Bank (Income Tax) with 100 in cash: a debt until raised or "
         "bankrupt." in g.texts()
@@ -65,13 +65,13 @@ def test_pay_the_debt_once_selling_and_mortgaging_have_raised_the_cash(edition):
     for prop in LIGHT_BLUE:
         g.do(type="sell_building", property=prop)
     assert g.pending == pending(debt=debt("p1", None, 200, "tax", 160))
-    assert g.cash()["p1"] == 175
+    assert g.cashes()["p1"] == 175
     g.refused(DomainError, type="pay_debt")
     g.do(type="mortgage", property="connecticut-avenue")
     assert g.pending == pending(debt=debt("p1", None, 200, "tax", 100))
     g.do(type="pay_debt")
     assert g.texts() == ["Ann paid the Bank 200 (debt settled)."]
-    assert g.cash() == {"p1": 35, "p2": 1500, "p3": 1500}
+    assert g.cashes() == {"p1": 35, "p2": 1500, "p3": 1500}
     assert g.pending == pending()
     assert g.state["bank"] == {"houses": 32, "hotels": 12}
 
@@ -90,7 +90,7 @@ def test_a_rent_debt_is_paid_to_the_owner(edition):
     assert g.pending == pending(debt=debt("p1", "p2", 200, "rent", 100))
     g.do(type="mortgage", property="short-line")
     g.do(type="pay_debt")
-    assert g.cash() == {"p1": 50, "p2": 1700, "p3": 1500}
+    assert g.cashes() == {"p1": 50, "p2": 1700, "p3": 1500}
     assert g.pending == pending()
 
 
@@ -221,7 +221,7 @@ def test_g0009_bankrupt_to_a_player_buildings_are_sold_and_everything_passes_mor
         "cards and 5 deeds, all mortgaged: Reading Railroad, Electric Company, St. James "
         "Place, Tennessee Avenue and New York Avenue."
     ]
-    assert g.cash() == {"p1": 0, "p2": 1500 + 100 + 200 + 355, "p3": 1500}
+    assert g.cashes() == {"p1": 0, "p2": 1500 + 100 + 200 + 355, "p3": 1500}
     for prop in (
         "st-james-place",
         "tennessee-avenue",
@@ -257,7 +257,7 @@ def test_g0009_the_creditor_may_lift_received_mortgages_at_once_at_the_printed_c
         "Bob lifted the mortgage on Reading Railroad for 110.",
         "Bob lifted the mortgage on New York Avenue for 110.",
     ]
-    assert g.cash()["p2"] == 1500 + 655 - 220
+    assert g.cashes()["p2"] == 1500 + 655 - 220
     assert g.prop("new-york-avenue") == deed("p2")
     assert g.prop("reading-railroad") == deed("p2")
     assert g.prop("tennessee-avenue") == deed("p2", mortgaged=True)
@@ -275,7 +275,7 @@ def test_classic_bankrupt_to_a_player_the_creditor_pays_ten_percent_on_the_mortg
         "Bob paid the Bank 36 (10% interest to keep Reading Railroad, Electric Company, St. James "
         "Place and Tennessee Avenue mortgaged).",
     ]
-    assert g.cash() == {"p1": 0, "p2": 1500 + 655 - 110 - 36, "p3": 1500}
+    assert g.cashes() == {"p1": 0, "p2": 1500 + 655 - 110 - 36, "p3": 1500}
     assert g.prop("new-york-avenue") == deed("p2")
     assert g.prop("electric-company") == deed("p2", mortgaged=True)
     assert g.pending == pending()
@@ -294,7 +294,7 @@ def test_the_creditor_can_lift_at_once_only_what_the_cash_covers():
     e = g.refused(DomainError, type="bankrupt", player="p1", unmortgage=["boardwalk"])
     assert e.message == "Boardwalk is not among Ann's deeds."
     g.do(type="bankrupt", player="p1")
-    assert g.cash() == {"p1": 0, "p2": 100, "p3": 1500}
+    assert g.cashes() == {"p1": 0, "p2": 100, "p3": 1500}
     assert g.prop("reading-railroad") == deed("p2", mortgaged=True)
 
 
@@ -306,7 +306,7 @@ def test_classic_a_ten_percent_the_creditor_cannot_pay_becomes_their_debt():
     g.setup(lambda s: s["pending"].update(debt=debt("p1", "p2", 50, "rent", 0)))
     g.do(type="bankrupt", player="p1")
     assert g.pending == pending(debt=debt("p2", None, 20, "mortgage_interest", 0))
-    assert g.cash() == {"p1": 0, "p2": 5, "p3": 1500}
+    assert g.cashes() == {"p1": 0, "p2": 5, "p3": 1500}
     assert g.prop("short-line") == deed("p2", mortgaged=True)
 
 
@@ -345,7 +345,7 @@ def test_bankrupt_to_the_bank_the_deeds_return_unmortgaged_and_are_auctioned_in_
     )
     for prop in ("mediterranean-avenue", "baltic-avenue", "reading-railroad"):
         assert g.prop(prop) == deed()
-    assert g.cash() == {"p1": 0, "p2": 1500, "p3": 1500}
+    assert g.cashes() == {"p1": 0, "p2": 1500, "p3": 1500}
     assert g.player("p1")["jail_cards"] == []
     assert g.state["bank"] == {"houses": 32, "hotels": 12}
     g.refused(DomainError, type="roll", player="p2", dice=[1, 2])
@@ -364,7 +364,7 @@ def test_bankrupt_to_the_bank_the_deeds_return_unmortgaged_and_are_auctioned_in_
     g.do(type="bid", player="p2", amount=150)
     g.do(type="close_auction")
     assert g.prop("reading-railroad") == deed("p2")
-    assert g.cash() == {"p1": 0, "p2": 1350, "p3": 1490}
+    assert g.cashes() == {"p1": 0, "p2": 1350, "p3": 1490}
     assert g.pending == pending()
 
 
@@ -435,7 +435,7 @@ def test_an_eliminated_player_is_never_owed_rent_and_owes_none():
     )
     g.do(type="bankrupt", player="p1")
     assert g.pending == pending()
-    assert g.cash() == {"p1": 0, "p2": 1500, "p3": 1500}
+    assert g.cashes() == {"p1": 0, "p2": 1500, "p3": 1500}
     assert g.prop("short-line") == deed("p2", mortgaged=True)
 
 
@@ -468,6 +468,6 @@ def test_a_chain_of_bankruptcies_leaves_one_winner():
     assert g.state["status"] == "finished"
     assert g.state["winners"] == ["p3"]
     assert [p["eliminated"] for p in g.state["players"]] == [True, True, False]
-    assert g.cash() == {"p1": 0, "p2": 0, "p3": 1500}
+    assert g.cashes() == {"p1": 0, "p2": 0, "p3": 1500}
     assert g.pending == pending()
     assert g.prop("short-line") == deed()

@@ -12,7 +12,7 @@ import pytest
 
 from banker.rules import askable_claims, claim_refusal, phase, phase_sentence
 
-from .holdings_helpers import DomainError, Game, debt, deed, pending, started, trade
+from .holdings_helpers import CoreGame, DomainError, debt, deed, pending, started, trade
 
 NAMES = ("Ann", "Bob", "Cy")
 
@@ -70,7 +70,7 @@ def test_pay_rent_when_its_owner_asks_before_the_next_player_rolls_street_in_fin
         "The final round is over; open rent claims may still be asked, then the game is scored.",
     ]
     g.claim("c1")
-    assert g.cash() == {"p1": 1506, "p2": 1500, "p3": 1494}
+    assert g.cashes() == {"p1": 1506, "p2": 1500, "p3": 1494}
     assert_finished(g, {"p1": 1606, "p2": 1500, "p3": 1494}, ["p1"])
     assert g.texts() == [
         "Ann asked Cy for 6 rent on Vermont Avenue.",
@@ -106,7 +106,7 @@ def test_for_a_normal_utility_landing_roll_the_dice_to_determine_rent_in_the_fin
     g.do(type="rent_roll", dice=[3, 4])
     assert_waiting(g, claim("c1", "p1", "p3", "electric-company", 28))
     g.claim("c1")
-    assert g.cash() == {"p1": 1528, "p2": 1500, "p3": 1472}
+    assert g.cashes() == {"p1": 1528, "p2": 1500, "p3": 1472}
     assert_finished(g, {"p1": 1528 + 150, "p2": 1500, "p3": 1472}, ["p1"])
 
 
@@ -125,7 +125,7 @@ def test_a_claim_that_creates_a_debt_is_settled_by_the_debt_rules_before_the_sco
     g.do(type="mortgage", property="baltic-avenue")
     assert g.state["status"] == "playing"
     g.do(type="pay_debt")
-    assert g.cash() == {"p1": 1506, "p2": 1500, "p3": 27}
+    assert g.cashes() == {"p1": 1506, "p2": 1500, "p3": 27}
     assert g.prop("baltic-avenue") == deed("p3", mortgaged=True)
     assert_finished(g, {"p1": 1606, "p2": 1500, "p3": 27 + 30}, ["p1"])
 
@@ -136,7 +136,7 @@ def test_a_claim_whose_debt_cannot_be_raised_ends_in_bankruptcy_then_the_score()
     g.claim("c1")
     g.do(type="bankrupt", player="p3")
     assert g.player("p3")["eliminated"] is True
-    assert g.cash() == {"p1": 1503, "p2": 1500, "p3": 0}
+    assert g.cashes() == {"p1": 1503, "p2": 1500, "p3": 0}
     assert_finished(g, {"p1": 1603, "p2": 1500}, ["p1"])
 
 
@@ -145,7 +145,7 @@ def test_score_game_with_claims_open_scores_now_and_the_open_claims_lapse():
     g = deadline_game("vermont-avenue")
     g.roll("p3", 3, 5)
     g.do(type="score_game")
-    assert g.cash() == {"p1": 1500, "p2": 1500, "p3": 1500}
+    assert g.cashes() == {"p1": 1500, "p2": 1500, "p3": 1500}
     assert_finished(g, {"p1": 1600, "p2": 1500, "p3": 1500}, ["p1"])
     assert g.texts() == [
         "The Banker scores the game now.",
@@ -236,7 +236,7 @@ def test_a_claim_that_can_no_longer_be_asked_does_not_hold_the_game_open():
     assert_waiting(g, c1, c2)
     assert askable_claims(g.state) == [c2]
     g.claim("c2")
-    assert g.cash() == {"p1": 1550, "p2": 1510, "p3": 1490}
+    assert g.cashes() == {"p1": 1550, "p2": 1510, "p3": 1490}
     assert_finished(g, {"p1": 1550 + 50, "p2": 1510 + 140, "p3": 1490}, ["p2"])
     assert g.texts()[-2] == "The 6 rent on Vermont Avenue lapses: the game is over."
 
@@ -261,7 +261,7 @@ def test_if_everyone_agrees_to_stop_early_record_it_as_an_unfinished_game():
     assert g.state["winners"] == [] and g.state["scores"] is None
     assert g.turn == {"player": None, "doubles": 0, "first": "p1", "roller": "Cy"}
     assert g.pending == pending()
-    assert g.cash() == {"p1": 1400, "p2": 1500, "p3": 1500}
+    assert g.cashes() == {"p1": 1400, "p2": 1500, "p3": 1500}
     assert g.prop("vermont-avenue") == deed("p1")
     assert g.texts() == [
         "Everyone agreed to stop early: the game is recorded as unfinished, with no winner."
@@ -307,7 +307,7 @@ def test_undo_takes_the_stop_back_wherever_it_stands():
         "Undid: Everyone agreed to stop early: the game is recorded as unfinished, with no winner."
     ]
     g.claim("c1")  # play goes on
-    assert g.cash() == {"p1": 1406, "p2": 1494, "p3": 1500}
+    assert g.cashes() == {"p1": 1406, "p2": 1494, "p3": 1500}
 
 
 def test_undo_takes_the_stop_back_even_before_the_first_roll():
@@ -322,7 +322,7 @@ def test_undo_takes_the_stop_back_even_before_the_first_roll():
 
 
 def test_a_stop_is_refused_before_the_game_starts():
-    g = Game("g0009", NAMES)
+    g = CoreGame(NAMES)
     assert g.refused(DomainError, type="stop").code == "not_started"
 
 
@@ -350,7 +350,7 @@ def test_no_rent_is_collected_on_a_mortgaged_property_even_one_mortgaged_after_t
     )
     assert claim_refusal(g.state, "c1").code == "mortgaged"
     assert askable_claims(g.state) == []
-    assert g.cash() == {"p1": 1550, "p2": 1500, "p3": 1500}
+    assert g.cashes() == {"p1": 1550, "p2": 1500, "p3": 1500}
 
 
 def test_the_amount_stays_the_one_fixed_at_landing_once_the_mortgage_is_lifted():
@@ -359,7 +359,7 @@ def test_the_amount_stays_the_one_fixed_at_landing_once_the_mortgage_is_lifted()
     g.do(type="unmortgage", property="vermont-avenue")  # lifted for 55
     assert claim_refusal(g.state, "c1") is None
     g.claim("c1")
-    assert g.cash() == {"p1": 1500 + 50 - 55 + 6, "p2": 1494, "p3": 1500}
+    assert g.cashes() == {"p1": 1500 + 50 - 55 + 6, "p2": 1494, "p3": 1500}
 
 
 def test_a_claim_is_refused_when_the_deed_is_no_longer_the_claim_owners():

@@ -8,19 +8,19 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import NO_PENDING, BadCommand, DomainError, Game, pending, started
+from .helpers import NO_PENDING, BadCommand, CoreGame, DomainError, pending, started
 
 EDITIONS = ["g0009", "classic"]
 
 
-def jailed(edition: str = "g0009", cash: int = 1500, attempts: int = 0, cards=()) -> Game:
+def jailed(edition: str = "g0009", cash: int = 1500, attempts: int = 0, cards=()) -> CoreGame:
     """Ann in Jail at the start of her turn (Bob and Cat at Free Parking's doorstep)."""
     g = started(edition)
     g.place("p1", 10, in_jail=True, jail_attempts=attempts, cash=cash, jail_cards=list(cards))
     return g
 
 
-def next_round(g: Game) -> None:
+def next_round(g: CoreGame) -> None:
     """Bob and Cat take a quiet turn each (to Free Parking and back), so it is Ann's turn again."""
     for pid in ("p2", "p3"):
         assert g.whose_turn == pid
@@ -29,7 +29,7 @@ def next_round(g: Game) -> None:
     assert g.whose_turn == "p1"
 
 
-def ann(g: Game) -> tuple:
+def ann(g: CoreGame) -> tuple:
     p = g.player("p1")
     return p["position"], p["in_jail"], p["jail_attempts"], p["cash"]
 
@@ -291,7 +291,7 @@ def test_you_may_still_collect_rent_while_jailed(edition):
     g.own("p3", "vermont-avenue")
     g.roll("p1", 3, 5)
     g.claim()
-    assert g.cash() == {"p1": 1494, "p2": 1500, "p3": 1506}
+    assert g.cashes() == {"p1": 1494, "p2": 1500, "p3": 1506}
 
 
 def test_you_may_still_bid_in_auctions_while_jailed():
@@ -303,7 +303,7 @@ def test_you_may_still_bid_in_auctions_while_jailed():
     g.do(type="bid", player="p3", amount=60)
     g.do(type="close_auction")
     assert g.prop("vermont-avenue")["owner"] == "p3"
-    assert g.cash()["p3"] == 1440
+    assert g.cashes()["p3"] == 1440
 
 
 def test_you_may_still_trade_mortgage_and_buy_buildings_while_jailed():
@@ -322,5 +322,5 @@ def test_you_may_still_trade_mortgage_and_buy_buildings_while_jailed():
         receive={"cash": 100},
     )
     assert g.prop("reading-railroad")["owner"] == "p1"
-    assert g.cash()["p3"] == 1500 - 50 + 25 + 100 + 100
+    assert g.cashes()["p3"] == 1500 - 50 + 25 + 100 + 100
     assert g.player("p3")["in_jail"] is True

@@ -28,7 +28,7 @@ def test_a_mortgage_pays_the_printed_mortgage_value_and_keeps_the_owner(edition,
     g.do(type="mortgage", property=prop)
     value = DEEDS[prop]["mortgage_value"]
     assert g.texts() == [f"Bob mortgaged {DEEDS[prop]['name']} for {value}."]
-    assert g.cash() == {"p1": 1500, "p2": 1500 + value, "p3": 1500}
+    assert g.cashes() == {"p1": 1500, "p2": 1500 + value, "p3": 1500}
     assert g.prop(prop) == deed("p2", mortgaged=True)
     assert g.pending == pending()
 
@@ -40,7 +40,7 @@ def test_a_railroad_or_utility_can_also_be_mortgaged(edition, prop):
     g = started(edition)
     g.own("p1", prop)
     g.do(type="mortgage", property=prop)
-    assert g.cash()["p1"] == 1500 + DEEDS[prop]["mortgage_value"]
+    assert g.cashes()["p1"] == 1500 + DEEDS[prop]["mortgage_value"]
     assert g.prop(prop) == deed("p1", mortgaged=True)
 
 
@@ -59,7 +59,7 @@ def test_to_mortgage_a_street_first_sell_all_buildings_in_its_color_set(edition)
     )
     g.do(type="sell_building", property="oriental-avenue")
     g.do(type="mortgage", property="vermont-avenue")
-    assert g.cash()["p1"] == 1500 + 25 + 50
+    assert g.cashes()["p1"] == 1500 + 25 + 50
     assert g.prop("vermont-avenue") == deed("p1", mortgaged=True)
     assert g.state["bank"] == {"houses": 32, "hotels": 12}
 
@@ -86,7 +86,7 @@ def test_a_mortgage_may_be_taken_out_of_turn_and_in_jail(edition):
     g.place("p3", 10, in_jail=True, jail_attempts=1)
     g.do(type="mortgage", property="boardwalk")
     assert g.prop("boardwalk") == deed("p3", mortgaged=True)
-    assert g.cash()["p3"] == 1700
+    assert g.cashes()["p3"] == 1700
 
 
 @pytest.mark.parametrize("prop", sorted(DEEDS))
@@ -98,7 +98,7 @@ def test_g0009_lifting_a_mortgage_costs_the_unmortgage_value_printed_on_the_deed
     g.do(type="unmortgage", property=prop)
     cost = DEEDS[prop]["unmortgage_value"]
     assert g.texts() == [f"Ann lifted the mortgage on {DEEDS[prop]['name']} for {cost}."]
-    assert g.cash()["p1"] == 1500 - cost
+    assert g.cashes()["p1"] == 1500 - cost
     assert g.prop(prop) == deed("p1")
 
 
@@ -110,7 +110,7 @@ def test_classic_lifting_a_mortgage_costs_the_mortgage_value_plus_ten_percent(pr
     g.own("p1", prop, mortgaged=True)
     g.do(type="unmortgage", property=prop)
     value = DEEDS[prop]["mortgage_value"]
-    assert g.cash()["p1"] == 1500 - value - math.ceil(value / 10)
+    assert g.cashes()["p1"] == 1500 - value - math.ceil(value / 10)
     assert g.prop(prop) == deed("p1")
 
 
@@ -125,7 +125,7 @@ def test_lifting_a_mortgage_needs_the_cash(edition):
     assert e.message == "Ann has 192; lifting Park Place costs 193."
     g.set_cash(p1=193)
     g.do(type="unmortgage", property="park-place")
-    assert g.cash()["p1"] == 0
+    assert g.cashes()["p1"] == 0
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
@@ -146,7 +146,7 @@ def test_a_mortgage_can_be_lifted_on_a_later_turn_out_of_turn(edition):
     g.roll("p1", 1, 2)  # Ann lands on Baltic Avenue: an offer is open, Bob is to roll
     g.do(type="unmortgage", property="boardwalk")
     assert g.prop("boardwalk") == deed("p2")
-    assert g.cash()["p2"] == 1500 - 220
+    assert g.cashes()["p2"] == 1500 - 220
 
 
 # --- rent and mortgaged deeds -----------------------------------------------------------------
@@ -162,7 +162,7 @@ def test_no_rent_is_collected_on_a_mortgaged_property(edition):
     g.roll("p1", 2, 3)
     assert g.texts()[-1] == "Boardwalk is mortgaged: no rent is due."
     assert g.pending == pending()
-    assert g.cash() == {"p1": 1500, "p2": 1500, "p3": 1500}
+    assert g.cashes() == {"p1": 1500, "p2": 1500, "p3": 1500}
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
@@ -246,5 +246,5 @@ def test_a_mortgage_raises_cash_toward_a_debt(edition):
     g.do(type="mortgage", property="boardwalk")
     assert g.pending == pending(debt=debt("p1", None, 200, "tax", 0))
     g.do(type="pay_debt")
-    assert g.cash()["p1"] == 100
+    assert g.cashes()["p1"] == 100
     assert g.pending == pending()

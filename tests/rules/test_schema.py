@@ -9,7 +9,7 @@ import pytest
 
 from banker.rules import COMMAND_SCHEMA, describe_command
 
-from .helpers import BadCommand, DomainError, Game, started
+from .helpers import BadCommand, CoreGame, DomainError, started
 
 GOOD_SIDE = {"cash": 0, "properties": ["boardwalk"], "jail_cards": []}
 MALFORMED = {
@@ -63,7 +63,7 @@ def test_every_command_with_fields_has_malformed_cases():
 
 @pytest.mark.parametrize(("kind", "fields"), CASES)
 def test_a_malformed_command_is_400_whatever_the_state_even_in_setup(kind, fields):
-    g = Game()  # setup: the rules would answer 422 not_started to a well-formed command
+    g = CoreGame()  # setup: the rules would answer 422 not_started to a well-formed command
     g.refused(BadCommand, type=kind, **fields)
 
 
@@ -75,7 +75,7 @@ def test_a_malformed_command_is_400_after_the_game_is_over(kind, fields):
 
 
 def test_the_field_readers_keep_their_sentences_and_codes():
-    g = Game()
+    g = CoreGame()
     e = g.refused(BadCommand, type="build", property="go")
     assert (e.code, e.message) == ("unknown_property", "There is no property 'go'.")
     e = g.refused(BadCommand, type="trade", **{"from": "p1", "to": "p2", "give": {"cash": -5}})
@@ -91,7 +91,7 @@ def test_the_field_readers_keep_their_sentences_and_codes():
 
 
 def test_a_well_formed_command_in_setup_is_the_rules_not_started():
-    g = Game()
+    g = CoreGame()
     e = g.refused(DomainError, type="build", property="boardwalk")
     assert e.code == "not_started"
 

@@ -15,7 +15,7 @@ def test_landing_exactly_on_go_is_said_once_with_its_200(edition):
     g.place("p1", 36)
     g.roll("p1", 1, 3)  # 36 + 4 = 40: GO
     assert g.texts() == ["Ann rolled 1 and 3.", "Ann landed on GO and collected 200."]
-    assert (g.position("p1"), g.cash()["p1"]) == (0, 1700)
+    assert (g.position("p1"), g.cashes()["p1"]) == (0, 1700)
 
 
 def test_passing_go_onto_another_space_still_says_where_the_token_landed():

@@ -31,7 +31,7 @@ def test_a_proposed_trade_waits_in_pending_trade_offers_for_the_other_sides_answ
     g = game_with_vermont()
     g.do(**propose(**VERMONT_FOR_150))
     assert g.pending == pending(trade_offers=[offer("o1", **VERMONT_FOR_150)])
-    assert g.cash() == {"p1": 1500, "p2": 1500, "p3": 1500}
+    assert g.cashes() == {"p1": 1500, "p2": 1500, "p3": 1500}
     assert g.prop("vermont-avenue") == deed("p1")
     assert g.texts() == [
         "Ann offers Bob a trade: Ann gives Vermont Avenue to Bob for 150; Bob may accept or "
@@ -48,7 +48,7 @@ def test_accepting_an_offer_carries_it_out_exactly_as_trade():
     assert g.pending == pending()
     for key in ("players", "properties", "bank", "turn", "pending", "status"):
         assert g.state[key] == h.state[key]
-    assert g.cash() == {"p1": 1650, "p2": 1350, "p3": 1500}
+    assert g.cashes() == {"p1": 1650, "p2": 1350, "p3": 1500}
     assert g.prop("vermont-avenue") == deed("p2")
 
 
@@ -84,7 +84,7 @@ def test_declining_removes_the_offer_and_from_may_withdraw_it_the_same_way():
     assert g.texts() == [
         "The offer is off (declined or withdrawn): Ann gives Vermont Avenue to Bob for 150."
     ]
-    assert g.cash() == {"p1": 1500, "p2": 1500, "p3": 1500}
+    assert g.cashes() == {"p1": 1500, "p2": 1500, "p3": 1500}
 
 
 def test_an_offer_id_that_is_not_open_is_refused_by_the_rules():
@@ -113,7 +113,7 @@ def test_several_offers_may_be_open_with_ids_never_reused_even_after_undo():
     g.do(type="accept_trade", offer="o3")
     assert g.pending["trade_offers"] == [offer("o2", **VERMONT_FOR_150)]
     assert g.player("p2")["jail_cards"] == ["chance"]
-    assert g.cash() == {"p1": 1500, "p2": 1450, "p3": 1550}
+    assert g.cashes() == {"p1": 1500, "p2": 1450, "p3": 1550}
 
 
 def test_let_an_auction_or_trade_finish_before_the_next_roll():

@@ -42,7 +42,7 @@ def test_a_deal_may_exchange_cash_property_and_jail_cards_both_ways(edition):
         "Ann traded Boardwalk, the Chance Get Out of Jail Free card and 100 to "
         "Bob for Park Place and the Community Chest Get Out of Jail Free card."
     ]
-    assert g.cash() == {"p1": 1400, "p2": 1600, "p3": 1500}
+    assert g.cashes() == {"p1": 1400, "p2": 1600, "p3": 1500}
     assert g.prop("boardwalk") == deed("p2")
     assert g.prop("park-place") == deed("p1")
     assert g.prop("reading-railroad") == deed("p1")
@@ -57,7 +57,7 @@ def test_cash_may_come_from_the_other_side_of_the_deal(edition):
     g = started(edition)
     g.own("p1", "boardwalk")
     g.do(**trade("p1", "p2", give={"properties": ["boardwalk"]}, receive={"cash": 450}))
-    assert g.cash() == {"p1": 1950, "p2": 1050, "p3": 1500}
+    assert g.cashes() == {"p1": 1950, "p2": 1050, "p3": 1500}
     assert g.prop("boardwalk") == deed("p2")
 
 
@@ -68,7 +68,7 @@ def test_you_may_buy_a_get_out_of_jail_free_card_from_another_player(edition):
     jail_cards(g, "p2", "chance")
     g.place("p1", 10, in_jail=True)
     g.do(**trade("p1", "p2", give={"cash": 30}, receive={"jail_cards": ["chance"]}))
-    assert g.cash() == {"p1": 1470, "p2": 1530, "p3": 1500}
+    assert g.cashes() == {"p1": 1470, "p2": 1530, "p3": 1500}
     assert g.player("p1")["jail_cards"] == ["chance"]
     assert g.player("p2")["jail_cards"] == []
     g.do(type="use_jail_card", player="p1", deck="chance")
@@ -146,7 +146,7 @@ def test_you_cannot_hand_over_what_you_do_not_have(edition):
     )
     assert e.message == "Bob holds no Community Chest Get Out of Jail Free card."
     g.do(**trade("p1", "p2", give={"cash": 300}, receive={"properties": ["park-place"]}))
-    assert g.cash() == {"p1": 0, "p2": 500, "p3": 1500}
+    assert g.cashes() == {"p1": 0, "p2": 500, "p3": 1500}
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
@@ -249,10 +249,10 @@ def test_g0009_a_received_mortgaged_deed_may_stay_mortgaged_with_no_transfer_fee
     g.own("p1", "boardwalk", mortgaged=True)
     g.do(**trade("p1", "p2", give={"properties": ["boardwalk"]}, receive={"cash": 50}))
     assert g.types() == ["traded"]
-    assert g.cash() == {"p1": 1550, "p2": 1450, "p3": 1500}
+    assert g.cashes() == {"p1": 1550, "p2": 1450, "p3": 1500}
     assert g.prop("boardwalk") == deed("p2", mortgaged=True)
     g.do(type="unmortgage", property="boardwalk")
-    assert g.cash()["p2"] == 1450 - 220
+    assert g.cashes()["p2"] == 1450 - 220
 
 
 def test_g0009_the_new_owner_may_pay_the_printed_unmortgage_cost_immediately():
@@ -269,7 +269,7 @@ def test_g0009_the_new_owner_may_pay_the_printed_unmortgage_cost_immediately():
         )
     )
     assert g.texts()[1:] == ["Bob lifted the mortgage on Park Place for 193."]
-    assert g.cash() == {"p1": 1550, "p2": 1500 - 50 - 193, "p3": 1500}
+    assert g.cashes() == {"p1": 1550, "p2": 1500 - 50 - 193, "p3": 1500}
     assert g.prop("park-place") == deed("p2")
     assert g.prop("boardwalk") == deed("p2", mortgaged=True)
 
@@ -308,7 +308,7 @@ def test_classic_the_new_owner_may_pay_off_the_mortgage_right_away_at_mortgage_p
             unmortgage=["electric-company"],
         )
     )
-    assert g.cash() == {"p1": 1510, "p2": 1500 - 10 - 83, "p3": 1500}
+    assert g.cashes() == {"p1": 1510, "p2": 1500 - 10 - 83, "p3": 1500}
     assert g.prop("electric-company") == deed("p2")
 
 
@@ -331,11 +331,11 @@ def test_classic_keeping_a_received_mortgage_costs_ten_percent_of_the_mortgage_v
     assert g.texts()[1:] == [
         "Ann paid the Bank 26 (10% interest to keep Park Place and Electric Company mortgaged)."
     ]
-    assert g.cash() == {"p1": 1474, "p2": 1500, "p3": 1500}
+    assert g.cashes() == {"p1": 1474, "p2": 1500, "p3": 1500}
     assert g.prop("park-place") == deed("p1", mortgaged=True)
     assert g.prop("electric-company") == deed("p1", mortgaged=True)
     g.do(type="unmortgage", property="park-place")
-    assert g.cash()["p1"] == 1474 - 193
+    assert g.cashes()["p1"] == 1474 - 193
 
 
 def test_classic_the_ten_percent_must_be_there_or_the_deal_cannot_be_made():
@@ -351,7 +351,7 @@ def test_classic_the_ten_percent_must_be_there_or_the_deal_cannot_be_made():
     )
     g.set_cash(p2=20)
     g.do(**trade("p1", "p2", give={"properties": ["boardwalk"]}))
-    assert g.cash()["p2"] == 0
+    assert g.cashes()["p2"] == 0
     assert g.pending == pending()
 
 
@@ -386,7 +386,7 @@ def test_a_trade_may_raise_cash_toward_a_debt(edition):
     g.do(**trade("p1", "p3", give={"properties": ["boardwalk"]}, receive={"cash": 400}))
     assert g.pending == pending(debt=debt("p1", None, 200, "tax", 0))
     g.do(type="pay_debt")
-    assert g.cash() == {"p1": 350, "p2": 1500, "p3": 1100}
+    assert g.cashes() == {"p1": 350, "p2": 1500, "p3": 1100}
     assert g.pending == pending()
 
 

@@ -16,12 +16,12 @@ from banker.rules import apply, public_state
 from banker.rules.board import CARDS
 from banker.rules.state import clone
 
-from .helpers import NO_PENDING, BadCommand, DomainError, Game, pending, started
+from .helpers import NO_PENDING, BadCommand, CoreGame, DomainError, pending, started
 
 EDITIONS = ["g0009", "classic"]
 
 
-def decline(g: Game) -> None:
+def decline(g: CoreGame) -> None:
     """The offered property goes to auction and nobody bids."""
     g.do(type="auction")
     g.do(type="close_auction")
@@ -34,7 +34,7 @@ def decline(g: Game) -> None:
 def test_give_each_player_1500_and_every_token_starts_on_go(edition):
     """ "Give each player 1,500 ... Everyone chooses a token and places it on GO." (G0009);
     "The Banker gives every player $1,500 to start" (classic)."""
-    g = Game(edition, ["Ann", "Bob"])
+    g = CoreGame(["Ann", "Bob"], edition)
     s = g.state
     assert s["version"] == 0 and s["status"] == "setup" and s["edition"] == edition
     assert s["players"] == [
@@ -73,7 +73,7 @@ def test_give_each_player_1500_and_every_token_starts_on_go(edition):
 
 def test_everyone_rolls_both_dice_and_the_highest_total_starts_then_play_moves_to_the_left():
     """ "Everyone rolls both dice; highest total starts, then play moves to the left." """
-    g = Game("g0009", ["Ann", "Bob", "Cat"])
+    g = CoreGame(["Ann", "Bob", "Cat"])
     g.start("p2")
     assert g.texts() == ["Bob won the opening roll and starts."]
     assert g.turn == {"player": "p2", "doubles": 0, "first": "p2", "roller": "Bob"}
@@ -92,7 +92,7 @@ def test_the_opening_roll_is_recorded_once():
     """ "The highest roll goes first, and play passes to the left." (classic) -- once only."""
     g = started()
     g.refused(DomainError, type="start", first="p2")
-    g2 = Game()
+    g2 = CoreGame()
     g2.refused(BadCommand, type="start", first="p9")
     g2.refused(BadCommand, type="start", first=1)
     g2.refused(BadCommand, type="start")
@@ -100,7 +100,7 @@ def test_the_opening_roll_is_recorded_once():
 
 def test_nobody_rolls_before_the_opening_roll_is_recorded():
     """ "Everyone rolls both dice; highest total starts" -- the game starts with `start`."""
-    g = Game()
+    g = CoreGame()
     err = g.refused(DomainError, type="roll", player="p1", dice=[3, 4])
     assert err.code == "not_started"
 
@@ -119,7 +119,7 @@ def test_roll_two_dice_move_clockwise_by_their_total_and_resolve_the_space(editi
     ]
     assert g.position("p1") == 8
     assert g.pending == pending(offer={"player": "p1", "property": "vermont-avenue", "price": 100})
-    assert g.cash() == {"p1": 1500, "p2": 1500, "p3": 1500}
+    assert g.cashes() == {"p1": 1500, "p2": 1500, "p3": 1500}
 
 
 def test_the_turn_passes_as_soon_as_a_roll_without_doubles_is_recorded_even_with_its_offer_open():
@@ -161,7 +161,7 @@ def test_when_you_pass_or_land_on_go_collect_200_once(edition):
     g.place("p1", 34)
     g.roll("p1", 2, 4)  # 34 + 6 = 40: exactly GO
     assert g.position("p1") == 0
-    assert g.cash()["p1"] == 1700
+    assert g.cashes()["p1"] == 1700
     assert g.texts() == [
         "Ann rolled 2 and 4.",
         "Ann landed on GO and collected 200.",
@@ -171,7 +171,7 @@ def test_when_you_pass_or_land_on_go_collect_200_once(edition):
     g.place("p2", 37)
     g.roll("p2", 1, 3)  # 37 + 4 = 41: passes GO onto Mediterranean Avenue
     assert g.position("p2") == 1
-    assert g.cash()["p2"] == 1700
+    assert g.cashes()["p2"] == 1700
     assert [e["type"] for e in g.events].count("passed_go") == 1
     assert "Bob passed GO and collected 200." in g.texts()
 
@@ -181,9 +181,9 @@ def test_the_main_game_never_doubles_go_money():
     g = started()
     g.place("p1", 38)
     g.roll("p1", 1, 1)  # doubles onto GO
-    assert g.cash()["p1"] == 1700
+    assert g.cashes()["p1"] == 1700
     g.roll("p1", 2, 2)  # then on to Income Tax: no second salary
-    assert g.cash()["p1"] == 1500
+    assert g.cashes()["p1"] == 1500
 
 
 # --- buying and auctions ----------------------------------------------------------------------
@@ -197,7 +197,7 @@ def test_you_may_buy_on_your_very_first_trip_around_the_board(edition):
     g.roll("p1", 3, 5)
     g.do(type="buy")
     assert g.texts() == ["Ann bought Vermont Avenue for 100."]
-    assert g.cash() == {"p1": 1400, "p2": 1500, "p3": 1500}
+    assert g.cashes() == {"p1": 1400, "p2": 1500, "p3": 1500}
     assert g.prop("vermont-avenue") == {
         "owner": "p1",
         "mortgaged": False,
@@ -225,7 +225,7 @@ def test_on_an_unowned_street_railroad_or_utility_pay_the_printed_price_and_take
     g.roll("p1", *dice)
     assert g.pending["offer"] == {"player": "p1", "property": deed, "price": price}
     g.do(type="buy")
-    assert g.cash()["p1"] == 1500 - price
+    assert g.cashes()["p1"] == 1500 - price
     assert g.prop(deed)["owner"] == "p1"
 
 
@@ -280,7 +280,7 @@ def test_decline_a_200_property_bids_40_then_50_and_the_decliner_pays_50_for_the
         "Ann won Reading Railroad at auction for 50.",
         "Ann paid the Bank 50 (auction of Reading Railroad).",
     ]
-    assert g.cash() == {"p1": 1450, "p2": 1500, "p3": 1500}
+    assert g.cashes() == {"p1": 1450, "p2": 1500, "p3": 1500}
     assert g.prop("reading-railroad")["owner"] == "p1"
     assert g.pending == NO_PENDING
 
@@ -296,7 +296,7 @@ def test_any_player_may_bid_including_the_person_who_declined_it_and_not_in_turn
         g.do(type="bid", player=pid, amount=amount)
     g.do(type="close_auction")
     assert g.prop("vermont-avenue")["owner"] == "p1"
-    assert g.cash() == {"p1": 1469, "p2": 1500, "p3": 1500}
+    assert g.cashes() == {"p1": 1469, "p2": 1500, "p3": 1500}
 
 
 def test_start_at_10_raises_may_be_as_small_as_1():
@@ -325,7 +325,7 @@ def test_the_banker_closes_when_nobody_raises_and_the_highest_bidder_pays_the_ba
     g.do(type="bid", player="p3", amount=301)
     g.do(type="close_auction")
     assert g.prop("boardwalk") == {"owner": "p3", "mortgaged": False, "houses": 0, "hotel": False}
-    assert g.cash() == {"p1": 1500, "p2": 1500, "p3": 1199}
+    assert g.cashes() == {"p1": 1500, "p2": 1500, "p3": 1199}
     assert g.pending == NO_PENDING
     assert g.whose_turn == "p1"
 
@@ -338,7 +338,7 @@ def test_the_printed_price_is_not_a_minimum_auction_price():
     g.do(type="bid", player="p2", amount=10)
     g.do(type="close_auction")
     assert g.prop("vermont-avenue")["owner"] == "p2"
-    assert g.cash()["p2"] == 1490
+    assert g.cashes()["p2"] == 1490
 
 
 def test_a_bid_may_not_exceed_the_bidders_cash():
@@ -368,7 +368,7 @@ def test_if_nobody_bids_nothing_is_paid_and_the_deed_stays_in_the_bank():
     g.do(type="auction")
     g.do(type="close_auction")
     assert g.texts() == ["Nobody bid: Vermont Avenue stays with the Bank."]
-    assert g.cash() == {"p1": 1500, "p2": 1500, "p3": 1500}
+    assert g.cashes() == {"p1": 1500, "p2": 1500, "p3": 1500}
     assert g.prop("vermont-avenue")["owner"] is None
     assert g.pending == NO_PENDING
 
@@ -397,7 +397,7 @@ def test_auction_every_first_purchase_removes_the_right_to_buy_directly():
     g.do(type="bid", player="p1", amount=10)
     g.do(type="close_auction")
     assert g.prop("vermont-avenue")["owner"] == "p1"
-    assert g.cash()["p1"] == 1490
+    assert g.cashes()["p1"] == 1490
 
 
 # --- rent -------------------------------------------------------------------------------------
@@ -423,7 +423,7 @@ def test_pay_rent_when_the_owner_asks_before_the_next_player_rolls(edition):
         "Bob asked Ann for 6 rent on Vermont Avenue.",
         "Ann paid Bob 6 (rent on Vermont Avenue).",
     ]
-    assert g.cash() == {"p1": 1494, "p2": 1506, "p3": 1500}
+    assert g.cashes() == {"p1": 1494, "p2": 1506, "p3": 1500}
     assert g.pending == NO_PENDING
     g.refused(DomainError, type="claim_rent", claim="c1")  # asked once, paid once
 
@@ -446,7 +446,7 @@ def test_if_the_owner_forgets_to_ask_before_the_next_roll_the_rent_is_not_owed(e
     assert g.claims == []
     err = g.refused(DomainError, type="claim_rent", claim="c1")
     assert err.code == "no_such_claim"
-    assert g.cash() == {"p1": 1500, "p2": 1500, "p3": 1500}
+    assert g.cashes() == {"p1": 1500, "p2": 1500, "p3": 1500}
 
 
 def test_if_they_forget_and_the_next_roll_happens_the_rent_is_gone_even_for_a_third_players_roll():
@@ -472,7 +472,7 @@ def test_a_rent_claim_stays_open_through_the_same_players_doubles():
     assert g.claims == [claim]
     decline(g)
     g.claim("c1")
-    assert g.cash()["p2"] == 1506
+    assert g.cashes()["p2"] == 1506
 
 
 def test_rent_claims_do_not_block_the_next_roll():
@@ -513,7 +513,7 @@ def test_landing_on_your_own_property_costs_nothing():
     g.own("p1", "vermont-avenue")
     g.roll("p1", 3, 5)
     assert g.pending == NO_PENDING
-    assert g.cash()["p1"] == 1500
+    assert g.cashes()["p1"] == 1500
 
 
 @pytest.mark.parametrize(
@@ -611,7 +611,7 @@ def test_g0009_utility_rent_rolls_the_dice_again_times_4_for_one_utility():
         ]
     )
     g.claim()
-    assert g.cash() == {"p1": 1480, "p2": 1520, "p3": 1500}
+    assert g.cashes() == {"p1": 1480, "p2": 1520, "p3": 1500}
 
 
 def test_g0009_utility_rent_is_ten_times_the_new_roll_with_both_utilities_even_one_mortgaged():
@@ -671,11 +671,11 @@ def test_rent_the_payer_cannot_pay_becomes_the_debt_to_the_owner():
     assert g.pending == pending(
         debt={"debtor": "p1", "creditor": "p2", "amount": 200, "reason": "rent", "can_raise": 0}
     )
-    assert g.cash() == {"p1": 100, "p2": 1500, "p3": 1500}
+    assert g.cashes() == {"p1": 100, "p2": 1500, "p3": 1500}
     g.refused(DomainError, type="roll", player="p2", dice=[1, 2])
     g.do(type="adjust", player="p1", amount=150, reason="Ann found 150 under the board")
     g.do(type="pay_debt")
-    assert g.cash() == {"p1": 50, "p2": 1700, "p3": 1500}
+    assert g.cashes() == {"p1": 50, "p2": 1700, "p3": 1500}
     assert g.pending == NO_PENDING
 
 
@@ -693,7 +693,7 @@ def test_income_tax_pay_the_bank_200(edition):
         "Ann landed on Income Tax.",
         "Ann paid the Bank 200 (Income Tax).",
     ]
-    assert g.cash() == {"p1": 1300, "p2": 1500, "p3": 1500}
+    assert g.cashes() == {"p1": 1300, "p2": 1500, "p3": 1500}
     assert g.pending == NO_PENDING
 
 
@@ -704,7 +704,7 @@ def test_luxury_tax_pay_the_bank_100(edition):
     g.place("p1", 35)
     g.roll("p1", 1, 2)
     assert g.position("p1") == 38
-    assert g.cash()["p1"] == 1400
+    assert g.cashes()["p1"] == 1400
 
 
 def test_a_tax_you_cannot_pay_becomes_a_debt_to_the_bank():
@@ -715,7 +715,7 @@ def test_a_tax_you_cannot_pay_becomes_a_debt_to_the_bank():
     assert g.pending == pending(
         debt={"debtor": "p1", "creditor": None, "amount": 200, "reason": "tax", "can_raise": 0}
     )
-    assert g.cash()["p1"] == 150
+    assert g.cashes()["p1"] == 150
     assert g.refused(DomainError, type="roll", player="p2", dice=[1, 2]).code == "debt_pending"
 
 
@@ -727,7 +727,7 @@ def test_free_parking_does_nothing(edition):
     g.place("p1", 15)
     g.roll("p1", 2, 3)
     assert g.texts() == ["Ann rolled 2 and 3.", "Ann landed on Free Parking."]
-    assert g.cash() == {"p1": 1500, "p2": 1500, "p3": 1500}
+    assert g.cashes() == {"p1": 1500, "p2": 1500, "p3": 1500}
     assert g.pending == NO_PENDING
 
 

@@ -14,7 +14,7 @@ import pytest
 
 from banker.rules import public_state
 
-from .helpers import NO_PENDING, BadCommand, DomainError, Game, started
+from .helpers import NO_PENDING, BadCommand, CoreGame, DomainError, started
 
 
 def same_game(a: dict, b: dict) -> bool:
@@ -41,7 +41,7 @@ def test_undo_takes_back_the_latest_command_and_names_it():
     assert g.state["version"] == after_roll["version"] + 2
     assert same_game(g.state, after_roll)
     assert g.prop("vermont-avenue")["owner"] is None
-    assert g.cash()["p1"] == 1500
+    assert g.cashes()["p1"] == 1500
 
 
 def test_undo_reaches_back_to_the_latest_roll_that_roll_included_and_no_further():
@@ -54,7 +54,7 @@ def test_undo_reaches_back_to_the_latest_roll_that_roll_included_and_no_further(
     g.do(type="auction")
     g.do(type="bid", player="p3", amount=50)
     g.do(type="close_auction")
-    assert g.cash()["p3"] == 1450
+    assert g.cashes()["p3"] == 1450
     roll_events = None
     for expected in (
         "Undid: Cat won Vermont Avenue at auction for 50.",
@@ -89,12 +89,12 @@ def test_undo_of_a_roll_is_named_by_the_roll_even_when_it_lapsed_a_claim():
     assert g.claims == [claim]
     g.refused(DomainError, type="undo")
     g.claim()
-    assert g.cash()["p2"] == 1506
+    assert g.cashes()["p2"] == 1506
 
 
 def test_nothing_can_be_undone_before_the_first_roll():
     """API: "the undo history is cleared at each roll" -- and there is none before the first."""
-    g = Game()
+    g = CoreGame()
     g.refused(DomainError, type="undo")
     g.start("p1")
     g.refused(DomainError, type="undo")
@@ -160,7 +160,7 @@ def test_corrections_after_a_roll_can_be_undone_too():
     g.do(type="undo")
     assert g.position("p1") == 20
     g.do(type="undo")
-    assert g.cash()["p1"] == 1500
+    assert g.cashes()["p1"] == 1500
 
 
 # --- adjust -----------------------------------------------------------------------------------
@@ -171,10 +171,10 @@ def test_the_banker_corrects_a_payment_with_a_reason():
     g = started()
     g.do(type="adjust", player="p2", amount=200, reason="missed GO salary")
     assert g.texts() == ["The Banker gave Bob 200 to correct a mistake: missed GO salary."]
-    assert g.cash() == {"p1": 1500, "p2": 1700, "p3": 1500}
+    assert g.cashes() == {"p1": 1500, "p2": 1700, "p3": 1500}
     g.do(type="adjust", player="p2", amount=-1700, reason="  counted twice  ")
     assert g.texts() == ["The Banker took 1700 from Bob to correct a mistake: counted twice."]
-    assert g.cash()["p2"] == 0
+    assert g.cashes()["p2"] == 0
     assert g.pending == NO_PENDING
 
 
@@ -208,7 +208,7 @@ def test_a_correction_needs_a_player_a_whole_amount_and_a_reason(command):
 
 
 def test_corrections_wait_for_the_game_to_start():
-    g = Game()
+    g = CoreGame()
     g.refused(DomainError, type="adjust", player="p1", amount=10, reason="x")
     g.refused(DomainError, type="move", player="p1", position=5)
 
@@ -226,7 +226,7 @@ def test_move_puts_a_token_where_it_really_stands_without_go_money():
         "The Banker put Ann's token on Reading Railroad (no GO money, nothing resolved)."
     ]
     assert g.position("p1") == 5
-    assert g.cash()["p1"] == 1500
+    assert g.cashes()["p1"] == 1500
     assert g.pending == NO_PENDING
     assert g.whose_turn == "p1"
 
@@ -239,7 +239,7 @@ def test_move_resolves_nothing_where_the_token_is_put(position):
     g.place("p1", 20)
     g.do(type="move", player="p1", position=position)
     assert g.player("p1")["in_jail"] is False
-    assert g.cash() == {"p1": 1500, "p2": 1500, "p3": 1500}
+    assert g.cashes() == {"p1": 1500, "p2": 1500, "p3": 1500}
     assert g.pending == NO_PENDING
 
 

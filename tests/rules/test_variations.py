@@ -69,7 +69,7 @@ def test_auction_all_the_banker_immediately_auctions_an_unowned_property_landed_
     g.do(type="bid", player="p1", amount=12)
     g.do(type="close_auction")
     assert g.prop("baltic-avenue") == deed("p1")
-    assert g.cash() == {"p1": 1488, "p2": 1500, "p3": 1500}
+    assert g.cashes() == {"p1": 1488, "p2": 1500, "p3": 1500}
     assert g.pending == pending()
 
 
@@ -79,7 +79,7 @@ def test_auction_all_if_nobody_bids_the_deed_remains_unowned():
     g.roll("p1", 2, 3)
     g.do(type="close_auction")
     assert g.prop("reading-railroad") == deed()
-    assert g.cash() == {"p1": 1500, "p2": 1500, "p3": 1500}
+    assert g.cashes() == {"p1": 1500, "p2": 1500, "p3": 1500}
     assert g.pending == pending()
 
 
@@ -97,7 +97,7 @@ def test_auction_all_leaves_rent_trades_mortgages_and_building_unchanged():
     g.claim()
     g.do(type="build", property="baltic-avenue")
     assert g.prop("baltic-avenue") == deed("p2", houses=1)
-    assert g.cash() == {"p1": 1492, "p2": 1508 - 50, "p3": 1500}
+    assert g.cashes() == {"p1": 1492, "p2": 1508 - 50, "p3": 1500}
 
 
 # --- an agreed deadline -----------------------------------------------------------------------
@@ -157,7 +157,7 @@ def test_after_time_is_called_the_current_round_finishes_doubles_included_then_t
     assert g.state["winners"] == ["p1"]
     assert g.turn["player"] is None
     assert g.pending == pending()
-    assert g.cash() == {"p1": 1508, "p2": 1500, "p3": 1292}
+    assert g.cashes() == {"p1": 1508, "p2": 1500, "p3": 1292}
     assert g.texts()[-1] == (
         "The round is over and the game is scored: Ann 1628; Bob 1500; Cat 1292. Ann wins."
     )
@@ -319,7 +319,7 @@ def test_partnerships_bid_trade_and_pay_rent_with_their_shared_funds():
     g.do(type="close_auction")
     assert g.prop("baltic-avenue") == deed("p1")
     g.do(**trade("p1", "p2", give={"properties": ["baltic-avenue"]}, receive={"cash": 90}))
-    assert g.cash() == {"p1": 1500 - 20 + 90, "p2": 1410}
+    assert g.cashes() == {"p1": 1500 - 20 + 90, "p2": 1410}
     assert g.prop("baltic-avenue") == deed("p2")
 
 

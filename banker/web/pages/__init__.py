@@ -28,14 +28,20 @@ from flask import (
 from htmx_flask import make_response as htmx_response
 from werkzeug.datastructures import MultiDict
 
-from banker.rules import DomainError, public_state
-from banker.rules.game import undo_refusal
-from banker.store import DiskFull, GameNotFound, VersionConflict, same_token
+from banker.rules import DomainError, card_holder, public_state, undo_refusal
+from banker.store import DiskFull, VersionConflict
 from banker.web import board as pictures_board
 from banker.web import get_store
 from banker.web.guards import error_page, wants_fragment
 from banker.web.pages import forms, moment, views
-from banker.web.seats import banker_cookie, sentence_cookie
+from banker.web.seats import (
+    MOVED,
+    as_banker,
+    banker_cookie,
+    banker_state,
+    banker_token_replaced,
+    sentence_cookie,
+)
 
 bp = Blueprint("pages", __name__)
 
@@ -43,10 +49,6 @@ CONFLICT = "Not recorded: the table changed since this screen was drawn"
 GAMES_COOKIE = "banker_games"  # the ids of the games this browser is the Banker of
 JOINED_COOKIE = "banker_joined"  # the player links this browser opened
 CONFIRMS = ("bankrupt", "stop", "move")  # the steps that ask "are you sure?" first
-MOVED = (
-    "This phone is no longer the Banker of this game: the Banker’s seat was moved to another "
-    "device (a new Banker link was made). Open the game there, or from its newest Banker link."
-)
 SCREENS = ("table", "board", "history", "trade", "player")
 
 
@@ -57,27 +59,9 @@ def game_path(game_id: str) -> str:
     return url_for("pages.game", game_id=game_id)
 
 
-def require_banker(game_id: str) -> dict:
-    """The game's internal state if this request carries its banker cookie; else 404 or 403.
-
-    Other pages of a game (pause, join panel) may call this to guard their own views.
-    """
-    store = get_store()
-    try:
-        token = store.banker_token(game_id)
-    except GameNotFound:
-        abort(404)
-    given = request.cookies.get(banker_cookie(game_id), "")
-    if not same_token(given, token):
-        if given:  # a cookie of an older Banker link: the seat moved to another device
-            # A polling page reloads and says so.
-            abort(htmx_response(*error_page(403, MOVED), refresh=True))
-        abort(403)
-    moved_to = store.moved_to(game_id)
-    if moved_to is not None and request.endpoint != "pages.move_seat":
-        page = render_template("pages/moved_game.html", moved_to=moved_to, player_url=None)
-        abort(make_response(page, 410))
-    return store.state(game_id)
+# Every view of a game's screens is for its Banker, by the game's cookie only (the pages keep
+# the token out of their URLs): banker.web.seats.banker_state with pages=True (404, 403, 410).
+banker_page = as_banker(pages=True)
 
 
 def _remember(response: Response, game_id: str, token: str) -> Response:
@@ -113,9 +97,7 @@ def _page_error(status: int, message: str):
 @bp.errorhandler(403)
 def _forbidden(e):
     # A banker token replaced by a new link (POST …/tokens) says so; a polling page reloads.
-    game_id = (request.view_args or {}).get("game_id", "")
-    given = request.args.get("token") or request.cookies.get(banker_cookie(game_id))
-    if given and get_store().token_revoked(given) == "banker":
+    if banker_token_replaced((request.view_args or {}).get("game_id", "")):
         return htmx_response(*_page_error(403, MOVED), refresh=True)
     return _page_error(403, "Open this game from its Banker link (the one with ?token=).")
 
@@ -245,7 +227,7 @@ def _table_context(context: dict, store, internal: dict, state: dict, args) -> N
         context["queue_text"] = moment.auction_queue_text(state)
     if pending["card"]:
         deck = pending["card"]["deck"]
-        held = views.turn.card_holder(internal, deck) is not None
+        held = card_holder(internal, deck) is not None
         context["card_groups"] = moment.card_groups(internal, deck, held)
         context["deck_name"] = views.DECK_NAMES[deck]
     if pending["dice"]:
@@ -258,8 +240,8 @@ def _table_context(context: dict, store, internal: dict, state: dict, args) -> N
 
 
 def _show(game_id: str, screen: str):
-    """GET a screen: the full page, or only its fragment for htmx."""
-    require_banker(game_id)
+    """GET a screen (for the Banker only): the full page, or only its fragment for htmx."""
+    banker_state(game_id, pages=True)
     flash = carried = _read_flash(game_id)
     said = ""
     if flash and flash.get("kind") == "said":
@@ -280,14 +262,8 @@ def _show(game_id: str, screen: str):
 def game(game_id: str):
     """The table screen (banker_url). ?token= is traded for a cookie and a clean URL."""
     if "token" in request.args:
-        store = get_store()
-        try:
-            token = store.banker_token(game_id)
-        except GameNotFound:
-            abort(404)
-        if not same_token(request.args["token"], token):
-            abort(403)
-        return _remember(redirect(game_path(game_id), 303), game_id, token)
+        banker_state(game_id, places=("query",))  # 404, or 403 unless it is the game's
+        return _remember(redirect(game_path(game_id), 303), game_id, request.args["token"])
     return _show(game_id, "table")
 
 
@@ -316,21 +292,21 @@ def history(game_id: str):
 
 
 @bp.get("/games/<game_id>/pad")
-def pad(game_id: str):
+@banker_page
+def pad(game_id: str, state: dict):
     """The dice pad with the first die chosen (or not): the first of a roll's two taps."""
-    require_banker(game_id)
     context = _context(game_id, "table", request.args)
     return render_template("pages/_pad.html", **context)
 
 
 @bp.get("/games/<game_id>/poll")
-def poll(game_id: str):
+@banker_page
+def poll(game_id: str, state: dict):
     """204 while the game is at version ?v=, else the fresh screen (another phone acted).
 
     The refresh keeps what this phone is in the middle of: a first die tapped on the pad
     (?d1=&pad=, sent by the pad) and an open confirmation (?confirm=).
     """
-    state = require_banker(game_id)
     screen = request.args.get("screen", "table")
     if screen.partition(":")[0] not in SCREENS:
         screen = "table"
@@ -353,9 +329,9 @@ def _conflict_text(game_id: str) -> str:
 
 
 @bp.post("/games/<game_id>/act")
-def act(game_id: str):
+@banker_page
+def act(game_id: str, state: dict):
     """Record one command from a form; answer the screen (htmx) or a 303 back to it."""
-    state = require_banker(game_id)
     form = request.form
     screen = form.get("back", "table")
     name, _, pid = screen.partition(":")

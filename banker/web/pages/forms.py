@@ -1,41 +1,30 @@
 """Plain HTML forms into commands: every field a string, checked for shape only.
 
-The rules are the core's: this module only turns the form's strings into the command's
-JSON types, and refuses a form it cannot read with a sentence (nothing is applied then).
+The rules are the core's: the fields a form reads, their order and their types come from the
+core's command schema (`banker.rules.COMMAND_SCHEMA`: the one the OpenAPI document is made
+from), so the forms cannot drift from it. This module only turns the form's strings into each
+field's JSON type, and refuses a form it cannot read with a sentence (nothing is applied then).
+
+How a form carries a field, by the field's JSON type (`field.schema()`):
+- a string (a player, a deed, a deck, a card, a choice, a text): the input of its name; an
+  empty required one is "Choose <label> first.", unless the core has its own sentence for
+  an empty value (`field.blank`); an empty optional choice is left out, an optional text sent;
+- a whole number: typed, with or without thousands' commas ("Type <label>.");
+- the dice: the pad's two taps, d1 and d2;
+- a list: every checked input of its name;
+- a trade side (an object): <name>_cash, <name>_properties, <name>_jail_cards.
+Two inputs the Banker's screens add: a bid's quick raise (`raise`, else the typed amount) and a
+correction's direction (`direction=take` makes the amount negative).
 """
 
 from __future__ import annotations
 
 from werkzeug.datastructures import MultiDict
 
-from banker.rules import Refusal
+from banker.rules import COMMAND_SCHEMA, Refusal
 
-# The command types a Banker's form may send, and the fields each one reads.
-_PLAIN = {"buy", "auction", "pay_debt", "call_time", "undo", "score_game", "stop"}
-_PLAYER = {"pay_jail_fine"}
-_PROPERTY = {"build", "sell_building", "mortgage", "unmortgage"}
-TYPES = (
-    _PLAIN
-    | _PLAYER
-    | _PROPERTY
-    | {
-        "start",
-        "roll",
-        "rent_roll",
-        "bid",
-        "close_auction",
-        "draw_card",
-        "claim_rent",
-        "use_jail_card",
-        "building_auction",
-        "trade",
-        "bankrupt",
-        "adjust",
-        "move",
-        "accept_trade",
-        "decline_trade",
-    }
-)
+# The command types the Banker's forms may send (the players' pages add propose_trade).
+TYPES = frozenset(COMMAND_SCHEMA) - {"propose_trade"}
 MAX_KEY = 200
 
 
@@ -75,78 +64,71 @@ def _die(form: MultiDict, name: str) -> int:
     return int(raw)
 
 
-def _side(form: MultiDict, prefix: str, who: str) -> dict:
-    return {
-        "cash": _whole(form, f"{prefix}_cash", f"the cash {who} hands over", default=0),
-        "properties": form.getlist(f"{prefix}_properties"),
-        "jail_cards": form.getlist(f"{prefix}_jail_cards"),
-    }
+_ABSENT = object()
 
 
-# The commands whose fields are all plain texts: (field, what the form calls it), in the order
-# they are read (the first one missing is the one the Banker is told about).
-_TEXTS = {
-    **{kind: (("player", "the player"),) for kind in _PLAYER},
-    **{kind: (("property", "the deed"),) for kind in _PROPERTY},
-    "start": (("first", "who won the opening roll"),),
-    "draw_card": (("deck", "the deck"), ("card", "the card drawn")),
-    "accept_trade": (("offer", "the trade offer"),),
-    "decline_trade": (("offer", "the trade offer"),),
-    "claim_rent": (("claim", "the rent claim"),),
-    "use_jail_card": (("player", "the player"), ("deck", "the card")),
-    "building_auction": (("kind", "house or hotel"),),
-}
+def _value(form: MultiDict, field, name: str):
+    """One field's value from the form's input `name`, by the field's JSON type."""
+    shape = field.schema()
+    if shape["type"] == "integer":
+        return _whole(form, name, field.label)
+    if shape["type"] == "array" and shape["items"]["type"] == "integer":
+        return [_die(form, "d1"), _die(form, "d2")]
+    if shape["type"] == "array":
+        return form.getlist(name)
+    if shape["type"] == "object":
+        parts = shape["properties"]
+        return {
+            part: _whole(form, f"{name}_{part}", field.label, default=0)
+            if parts[part]["type"] == "integer"
+            else form.getlist(f"{name}_{part}")
+            for part in parts
+        }
+    if field.blank or not field.required:  # a text the core checks itself, or a choice
+        value = form.get(name, "")
+        return _ABSENT if not value and "enum" in shape else value
+    return _text(form, name, field.label)
 
 
-def command_from(form: MultiDict) -> dict:
-    """The command a submitted form asks for; FormError if it cannot be read."""
+def _input(form: MultiDict, kind: str, name: str) -> str:
+    """The input that carries field `name`: its own, but a bid's quick raise button's."""
+    if (kind, name) == ("bid", "amount") and form.get("raise", "typed") != "typed":
+        return "raise"
+    return name
+
+
+def inputs(kind: str) -> dict[str, str]:
+    """The form inputs that carry command `kind`'s fields: {input name: field name}."""
+    found = {}
+    for field in COMMAND_SCHEMA[kind].fields:
+        shape = field.schema()
+        if shape["type"] == "array" and shape["items"]["type"] == "integer":
+            names = ["d1", "d2"]
+        elif shape["type"] == "object":
+            names = [f"{field.name}_{part}" for part in shape["properties"]]
+        else:
+            names = [field.name]
+        found.update(dict.fromkeys(names, field.name))
+    found.update(_EXTRA.get(kind, {}))
+    return found
+
+
+_EXTRA = {"bid": {"raise": "amount"}, "adjust": {"direction": "amount"}}
+
+
+def command_from(form: MultiDict, types: frozenset[str] = TYPES) -> dict:
+    """The command a submitted form asks for (one of `types`); FormError if it cannot be read."""
     kind = form.get("type", "")
-    if kind not in TYPES:
+    if kind not in types:
         raise FormError("This form asks for nothing the Banker can record.")
     command: dict = {"type": kind}
-    for field, what in _TEXTS.get(kind, ()):
-        command[field] = _text(form, field, what)
-    if kind in ("roll", "rent_roll"):
-        if kind == "roll":
-            command["player"] = _text(form, "player", "the player")
-        command["dice"] = [_die(form, "d1"), _die(form, "d2")]
-    elif kind == "bid":
-        command["player"] = _text(form, "player", "the bidder")
-        raise_ = form.get("raise", "typed")
-        if raise_ == "typed":
-            command["amount"] = _whole(form, "amount", "the bid")
-        else:
-            command["amount"] = _whole(form, "raise", "the bid")
-    elif kind == "close_auction":
-        if form.get("property"):
-            command["property"] = form["property"]
-    elif kind == "trade":
-        command["from"] = _text(form, "from", "the first player")
-        command["to"] = _text(form, "to", "the second player")
-        command["give"] = _side(form, "give", "the first player")
-        command["receive"] = _side(form, "receive", "the second player")
-        command["unmortgage"] = form.getlist("unmortgage")
-    elif kind in ("bankrupt", "adjust", "move"):
-        command.update(_correction(form, kind))
+    for field in COMMAND_SCHEMA[kind].fields:  # in order: the first one missing is told
+        value = _value(form, field, _input(form, kind, field.name))
+        if value is not _ABSENT:
+            command[field.name] = value
+    if kind == "adjust" and form.get("direction") == "take":
+        command["amount"] = -abs(command["amount"])
     return command
-
-
-def _correction(form: MultiDict, kind: str) -> dict:
-    """The fields of bankrupt, adjust and move: a player, and what happens to them."""
-    fields = {"player": _text(form, "player", "the player")}
-    if kind == "bankrupt":
-        if form.getlist("unmortgage"):
-            fields["unmortgage"] = form.getlist("unmortgage")
-        return fields
-    if kind == "adjust":
-        amount = _whole(form, "amount", "the amount")
-        if form.get("direction") == "take":
-            amount = -abs(amount)
-        fields["amount"] = amount
-    else:
-        fields["position"] = _whole(form, "position", "the space")
-    fields["reason"] = form.get("reason", "")
-    return fields
 
 
 def expected_version(form: MultiDict) -> int | None:

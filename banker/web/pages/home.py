@@ -7,7 +7,7 @@ from flask import Response, make_response, redirect, render_template, request, u
 from htmx_flask import make_response as htmx_response
 from werkzeug.datastructures import MultiDict
 
-from banker.rules import DomainError
+from banker.rules import OPTIONS, DomainError
 from banker.web import get_store
 from banker.web.guards import wants_fragment
 from banker.web.pages import (
@@ -59,8 +59,6 @@ NEW_GAME_OPTIONS = ("players_act", "private_cash", "auction_all", "deadline", "t
 
 def _new_game_options(form, edition: str) -> dict:
     """The switches of the Start form as the contract's options (only those the core knows)."""
-    from banker.rules.game import OPTIONS
-
     options = {}
     for key in NEW_GAME_OPTIONS:
         if key not in OPTIONS:
@@ -112,7 +110,9 @@ def _moved_player_link():
         return htmx_response("", 200, refresh=True)
     token = next((p["token"] for p in store.players(moved_to) if p["id"] == found[1]), None)
     url = url_for("player.join", token=token) if token else None
-    return make_response(render_template("pages/moved_game.html", moved_to=None, player_url=url), 410)
+    return make_response(
+        render_template("pages/moved_game.html", moved_to=None, player_url=url), 410
+    )
 
 
 @bp.after_app_request

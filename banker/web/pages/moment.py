@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from banker.rules import holdings
+from banker.rules import building_refusal_anywhere, building_value
 from banker.rules.board import CARDS, COLOR_GROUPS, DEED_IDS, DEEDS, GROUPS, JAIL_CARD
 from banker.web.present import money
 
@@ -146,11 +146,6 @@ def card_groups(state: dict, deck: str, held: bool) -> list[dict]:
 # -- auctions -------------------------------------------------------------------------------
 
 
-def raises_within_cash(raises: list[dict], cash: int | None, high_bid: int) -> list[dict]:
-    """Only the quick raises this bidder can pay (a bid above the cash is refused anyway)."""
-    return [r for r in raises if r["amount"] > high_bid and (cash is None or r["amount"] <= cash)]
-
-
 def auction_queue_text(state: dict) -> str | None:
     queue = state["pending"]["auction_queue"]
     if not queue:
@@ -184,9 +179,7 @@ def building_shortage(state: dict) -> list[dict]:
         bank = state["bank"][kind + "s"]
         if bank == 0:
             continue
-        builders = [
-            pid for pid in active if holdings.building_refusal_anywhere(state, pid, kind) is None
-        ]
+        builders = [pid for pid in active if building_refusal_anywhere(state, pid, kind) is None]
         want = sum(_room(state, pid, kind) for pid in builders)
         if len(builders) >= 2 and want > bank:
             names = player_names(state)
@@ -213,7 +206,7 @@ def bankruptcy_preview(state: dict) -> dict | None:
     names = player_names(state)
     p = state_player(state, pid)
     deeds = [prop for prop in DEED_IDS if state["properties"][prop]["owner"] == pid]
-    buildings = sum(holdings.building_value(x, state["properties"][x]) for x in deeds)
+    buildings = sum(building_value(x, state["properties"][x]) for x in deeds)
     to_mortgage = [x for x in deeds if not state["properties"][x]["mortgaged"]]
     cash = p["cash"] + buildings
     if creditor is not None:

@@ -8,18 +8,18 @@ from flask import make_response, render_template
 
 from banker.web import get_store
 from banker.web.guards import error_page
-from banker.web.pages import bp, require_banker
+from banker.web.pages import banker_page, bp
 
 UNAVAILABLE = "This server cannot make a new Banker link yet; nothing changed."
 
 
 @bp.post("/games/<game_id>/seat")
-def move_seat(game_id: str):
+@banker_page
+def move_seat(game_id: str, state: dict):
     """Make a new Banker link; show it with its QR code; forget the old one here."""
     from banker.web.player import public_url_for
     from banker.web.qr import qr_svg
 
-    state = require_banker(game_id)
     store = get_store()
     new_token = getattr(store, "new_token", None)
     if new_token is None:

@@ -1,18 +1,30 @@
 """What the Banker's screens show, read from the state with the core's own functions.
 
 No rule is decided here: legality comes from the core's refusal functions (build_refusal,
-sell_refusal, mortgage_refusal, unmortgage_refusal, can_raise) and rent from turn.rent.
+sell_refusal, mortgage_refusal, unmortgage_refusal, can_raise) and the rent from its rent(),
+all imported through banker.rules.
 """
 
 from __future__ import annotations
 
-import re
-
 from werkzeug.datastructures import MultiDict
 
-from banker.rules import holdings, turn
+from banker.rules import (
+    bankruptcy_refusal,
+    build_refusal,
+    building_refusal_anywhere,
+    can_raise,
+    mortgage_refusal,
+    owned_in_group,
+    owns_set,
+    rent,
+    score,
+    sell_refusal,
+    set_has_buildings,
+    unmortgage_refusal,
+    utility_multiplier,
+)
 from banker.rules.board import (
-    CARDS,
     DECK_NAMES,
     DEED_IDS,
     DEEDS,
@@ -20,11 +32,10 @@ from banker.rules.board import (
     GROUP_NAMES,
     GROUPS,
     JAIL,
-    JAIL_CARD,
     JAIL_FINE,
     SPACES,
 )
-from banker.web.present import GROUP_ORDER, SEAT_COLORS, buildings_text, money
+from banker.web.present import GROUP_ORDER, SEAT_COLORS, deed_facts, money
 
 
 def space(position: int) -> str:
@@ -61,13 +72,6 @@ def player_names(state: dict) -> dict[str, str]:
     return {p["id"]: p["name"] for p in state["players"]}
 
 
-def seat_color(state: dict, pid: str | None) -> str | None:
-    for seat, p in enumerate(state["players"]):
-        if p["id"] == pid:
-            return SEAT_COLORS[seat % len(SEAT_COLORS)]
-    return None
-
-
 def rent_text(state: dict, prop: str) -> str:
     """The rent the deed asks now, as the sheet prints it."""
     d, st = DEEDS[prop], state["properties"][prop]
@@ -76,8 +80,8 @@ def rent_text(state: dict, prop: str) -> str:
     if st["mortgaged"]:
         return "none while mortgaged"
     if d.kind == "utility":
-        return f"{turn.utility_multiplier(state, prop)} × the dice"
-    return money(turn.rent(state, prop))
+        return f"{utility_multiplier(state, prop)} × the dice"
+    return money(rent(state, prop))
 
 
 _STREET_STEPS = ("rent", "set", "1 house", "2 houses", "3 houses", "4 houses", "hotel")
@@ -93,10 +97,10 @@ def rent_ladder(state: dict, prop: str) -> list[dict]:
         elif st["houses"]:
             now = 1 + st["houses"]
         else:
-            now = 1 if owner and turn.owns_set(state, owner, prop) else 0
+            now = 1 if owner and owns_set(state, owner, prop) else 0
         steps = [(label, money(r)) for label, r in zip(_STREET_STEPS, d.rents, strict=False)]
     else:
-        owned = turn.owned_in_group(state, owner, GROUPS[d.group]) if owner else 0
+        owned = owned_in_group(state, owner, GROUPS[d.group]) if owner else 0
         now = owned - 1
         unit = "railroad" if d.kind == "railroad" else "utility"
         steps = [
@@ -123,33 +127,22 @@ def deed(state: dict, prop: str) -> dict:
             sell_label = f"Sell hotel +{money(d.hotel_cost // 2)}"
         else:
             sell_label = f"Sell house +{money(d.house_cost // 2)}"
-        actions.append(("build", build_label, holdings.build_refusal(state, prop)))
-        actions.append(("sell_building", sell_label, holdings.sell_refusal(state, prop)))
+        actions.append(("build", build_label, build_refusal(state, prop)))
+        actions.append(("sell_building", sell_label, sell_refusal(state, prop)))
     if st["mortgaged"]:
         cost = d.lift_cost(state["edition"])
-        actions.append(
-            ("unmortgage", f"Lift {money(cost)}", holdings.unmortgage_refusal(state, prop))
-        )
+        actions.append(("unmortgage", f"Lift {money(cost)}", unmortgage_refusal(state, prop)))
     else:
         actions.append(
             (
                 "mortgage",
                 f"Mortgage +{money(d.mortgage_value)}",
-                holdings.mortgage_refusal(state, prop),
+                mortgage_refusal(state, prop),
             )
         )
     return {
-        "id": prop,
-        "name": d.name,
-        "kind": d.kind,
-        "group": d.group,
-        "color": GROUP_COLORS[d.group],
+        **deed_facts(state, prop),
         "price": d.price,
-        "owner": st["owner"],
-        "houses": st["houses"],
-        "hotel": st["hotel"],
-        "mortgaged": st["mortgaged"],
-        "buildings": buildings_text(st),
         "rent": rent_text(state, prop),
         "ladder": rent_ladder(state, prop),
         "actions": [{"type": a, "label": label, "why": why} for a, label, why in actions],
@@ -183,37 +176,10 @@ def sheet(state: dict, pid: str) -> dict:
         "player": p,
         "where": "In Jail" if p["in_jail"] else space(p["position"]),
         "groups": holdings_of(state, pid),
-        "net_worth": holdings.score(state, pid),
-        "can_raise": holdings.can_raise(state, pid),
+        "net_worth": score(state, pid),
+        "can_raise": can_raise(state, pid),
         "jail_cards": [DECK_NAMES[d] for d in p["jail_cards"]],
     }
-
-
-_FIRST_CAPS = re.compile(r"^[A-Z$0-9][A-Z$0-9.,'’:–-]*$")
-
-
-def card_label(text: str) -> str:
-    """The card's instruction in capitals, as printed (the story on new cards left out)."""
-    sentences = re.split(r"(?<=[.!?])\s+", text)
-    kept: list[str] = []
-    for sentence in sentences:
-        first = sentence.split(" ", 1)[0]
-        caps = bool(_FIRST_CAPS.match(first)) and any(ch.isalpha() for ch in first)
-        if caps and (len(first) > 1 or first in ("A",)):
-            kept.append(sentence)
-        elif kept:
-            break
-    return " ".join(kept) or text
-
-
-def card_choices(state: dict, deck: str) -> list[dict]:
-    """The cards that can be in that pile now: a held Get Out of Jail Free card is not."""
-    held = turn.card_holder(state, deck) is not None
-    return [
-        {"id": c.id, "label": card_label(c.text), "text": c.text}
-        for c in CARDS[deck].values()
-        if not (held and c.id == JAIL_CARD)
-    ]
 
 
 def bidders(state: dict) -> list[dict]:
@@ -226,7 +192,7 @@ def bidders(state: dict) -> list[dict]:
             continue
         why = None
         if a["item"] in ("house", "hotel"):
-            why = holdings.building_refusal_anywhere(state, p["id"], a["item"])
+            why = building_refusal_anywhere(state, p["id"], a["item"])
         if a["high_bidder"] is None:  # bids open at 10: offer the opening amounts themselves
             raises = [{"label": str(n), "amount": n} for n in (10, 20, 50)]
         else:
@@ -251,7 +217,7 @@ def placements(state: dict) -> list[dict]:
         {"id": prop, "name": DEEDS[prop].name}
         for prop in DEED_IDS
         if state["properties"][prop]["owner"] == winner
-        and holdings.build_refusal(state, prop, cost=a["high_bid"], kind=a["item"]) is None
+        and build_refusal(state, prop, cost=a["high_bid"], kind=a["item"]) is None
     ]
 
 
@@ -267,7 +233,7 @@ def debt(state: dict) -> dict | None:
         "creditor_name": "the Bank" if d["creditor"] is None else names[d["creditor"]],
         "cash": debtor["cash"],
         "covered": debtor["cash"] >= d["amount"],
-        "may_go_bankrupt": holdings.bankruptcy_refusal(state, d["debtor"]) is None,
+        "may_go_bankrupt": bankruptcy_refusal(state, d["debtor"]) is None,
         "groups": holdings_of(state, d["debtor"]),
         "mortgaged_deeds": [
             {"id": p, "name": DEEDS[p].name}
@@ -340,7 +306,7 @@ def trade_view(state: dict, args) -> dict:
                         "name": DEEDS[prop].name,
                         "color": GROUP_COLORS[DEEDS[prop].group],
                         "mortgaged": state["properties"][prop]["mortgaged"],
-                        "buildings": holdings.set_has_buildings(state, prop),
+                        "buildings": set_has_buildings(state, prop),
                         "checked": prop in chosen,
                     }
                     for prop in DEED_IDS
