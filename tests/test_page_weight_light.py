@@ -50,7 +50,10 @@ def test_the_big_screen_loads_the_charts_and_the_boards_stylesheets_only(new_gam
 
 def test_every_stylesheet_and_script_a_page_links_is_served(new_game):
     g = new_game(["Ann", "Bob"])
-    pages = [_bankers_table(g), g.table.client.get(f"/join/{g.tokens['p1']}").get_data(as_text=True)]
+    pages = [
+        _bankers_table(g),
+        g.table.client.get(f"/join/{g.tokens['p1']}").get_data(as_text=True),
+    ]
     for html in pages:
         sheets, scripts = _loads(html)
         for path in sheets + scripts:
@@ -82,7 +85,10 @@ def test_the_bankers_table_carries_no_qr_code_inline_only_lazy_images(new_game):
     assert codes == [p["join_url"] for p in g.created["players"]]
     display = images[-1].replace("&amp;", "&")
     assert display == f"/games/{g.id}/codes/display.svg"
-    assert decode_qr_svg(g.table.client.get(display).get_data(as_text=True)) == g.created["display_url"]
+    assert (
+        decode_qr_svg(g.table.client.get(display).get_data(as_text=True))
+        == g.created["display_url"]
+    )
 
 
 def test_a_players_code_is_the_bankers_alone_and_a_new_link_is_a_new_image(new_game):
