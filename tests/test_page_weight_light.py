@@ -5,7 +5,9 @@ tests check what each page asks for, never a timing."""
 
 from __future__ import annotations
 
+import gzip
 import re
+from pathlib import Path
 
 from tests.test_player import decode_qr_svg
 
@@ -48,7 +50,10 @@ def test_the_big_screen_loads_the_charts_and_the_boards_stylesheets_only(new_gam
 
 def test_every_stylesheet_and_script_a_page_links_is_served(new_game):
     g = new_game(["Ann", "Bob"])
-    pages = [_bankers_table(g), g.table.client.get(f"/join/{g.tokens['p1']}").get_data(as_text=True)]
+    pages = [
+        _bankers_table(g),
+        g.table.client.get(f"/join/{g.tokens['p1']}").get_data(as_text=True),
+    ]
     for html in pages:
         sheets, scripts = _loads(html)
         for path in sheets + scripts:
@@ -80,7 +85,10 @@ def test_the_bankers_table_carries_no_qr_code_inline_only_lazy_images(new_game):
     assert codes == [p["join_url"] for p in g.created["players"]]
     display = images[-1].replace("&amp;", "&")
     assert display == f"/games/{g.id}/codes/display.svg"
-    assert decode_qr_svg(g.table.client.get(display).get_data(as_text=True)) == g.created["display_url"]
+    assert (
+        decode_qr_svg(g.table.client.get(display).get_data(as_text=True))
+        == g.created["display_url"]
+    )
 
 
 def test_a_players_code_is_the_bankers_alone_and_a_new_link_is_a_new_image(new_game):
@@ -100,3 +108,14 @@ def test_a_players_code_is_the_bankers_alone_and_a_new_link_is_a_new_image(new_g
     assert before != after
     new_url = decode_qr_svg(g.table.client.get(after.replace("&amp;", "&")).get_data(as_text=True))
     assert new_url != g.created["players"][1]["join_url"] and "/join/" in new_url
+
+
+def test_a_static_file_is_gzipped_once_at_the_highest_level_and_served_the_same(client):
+    css = (Path(__file__).resolve().parents[1] / "static" / "banker.css").read_bytes()
+    bodies = []
+    for _ in range(2):
+        r = client.get("/static/banker.css", headers={"Accept-Encoding": "gzip"})
+        assert r.headers["Content-Encoding"] == "gzip"
+        bodies.append(r.get_data())
+    assert bodies[0] == bodies[1] and gzip.decompress(bodies[0]) == css
+    assert len(bodies[0]) == len(gzip.compress(css, 9, mtime=0))
