@@ -368,7 +368,8 @@ class Store(Database, TokenIndex, Reads):
         return {**state, "_undo": [{**e, "state": r["state"]} for e, r in entries]}
 
     def _record(self, game, game_id, command, before, after, events, key, scope) -> Answer:
-        """Write one accepted command in one transaction; its answer."""
+        """Write one accepted command in one transaction (shared with other games' commands
+        waiting at the same moment: Database._write); its answer, once committed."""
         version = after["version"]
         public = rules.public_state(after)
         said = [{"seq": e["seq"], "type": e["type"], "text": e["text"]} for e in events]
