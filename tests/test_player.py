@@ -487,7 +487,7 @@ def test_the_join_panel_has_a_qr_code_of_each_players_link(panel_app, new_game):
     html = r.text
     # Each code is an image the browser fetches when the panel opens (issue 17).
     codes = re.findall(r'<img class="qr" src="([^"]+)"', html)
-    svgs = [g.client.get(src.replace("&amp;", "&")).text for src in codes]
+    svgs = [g.table.client.get(src.replace("&amp;", "&")).text for src in codes]
     links = re.findall(r'class="join-link" href="([^"]+)"', html)
     expected = [p["join_url"] for p in g.created["players"]]
     assert links == expected
