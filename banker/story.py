@@ -32,11 +32,6 @@ _CLAIM_DEED = re.compile(r" rent on (.+?) before the next player rolls")
 # -- net worth --------------------------------------------------------------------------------
 
 
-def worth(state: dict, pid: str) -> dict:
-    """A player's net worth in a state: {"cash", "deeds", "buildings", "total"}."""
-    return worths(state)[pid]
-
-
 def worths(state: dict) -> dict[str, dict]:
     """Every player's net worth in a state (one pass over the deeds): {pid: worth}."""
     out = {

@@ -125,19 +125,39 @@ _SIDES = ("give", "receive")
 DEED_ACTIONS = {"build", "sell_building", "mortgage", "unmortgage"}
 
 
+_MACRO = re.compile(r"\{%-?\s*macro\s+(\w+)\((.*?)\{%-?\s*endmacro", re.S)
+
+
+def _macros() -> dict[str, str]:
+    """Every template macro's body by name (a form may draw some of its inputs with one)."""
+    return {
+        name: body
+        for path in TEMPLATES.rglob("*.html")
+        for name, body in _MACRO.findall(path.read_text())
+        if name != "act"
+    }
+
+
+def input_names(text: str, macros: dict[str, str], seen: frozenset = frozenset()) -> set[str]:
+    """The input names a piece of template posts, those of the macros it calls included."""
+    names = set(re.findall(r'name="([^"]+)"', text))
+    for called in set(re.findall(r"\b(\w+)\(", text)) & set(macros) - seen:
+        names |= input_names(macros[called], macros, seen | {called})
+    if "{{ side.prefix }}" in " ".join(names):
+        names = {n.replace("{{ side.prefix }}", s) for n in names for s in _SIDES}
+    return names
+
+
 def posted_forms() -> list[tuple[str, set[str], set[str]]]:
     """(template, the command types a form may post, its input names) for every act form."""
-    found = []
+    found, macros = [], _macros()
     for path in sorted(TEMPLATES.rglob("*.html")):
         for head, body in _ACT.findall(path.read_text()):
             first = head.split(",")[0]
             kinds = set(re.findall(r'"(\w+)"', first)) or (
                 DEED_ACTIONS if "a.type" in first else set()
             )
-            names = set(re.findall(r'name="([^"]+)"', body))
-            if "{{ side.prefix }}" in " ".join(names):
-                names = {n.replace("{{ side.prefix }}", s) for n in names for s in _SIDES}
-            found.append((path.relative_to(TEMPLATES).as_posix(), kinds, names))
+            found.append((path.relative_to(TEMPLATES).as_posix(), kinds, input_names(body, macros)))
     return found
 
 
@@ -171,10 +191,6 @@ def test_the_deed_rows_actions_each_read_the_deed_they_are_on():
 
 
 def test_the_players_trade_offer_form_carries_the_trade_fields():
-    # the trade's picks and mortgage lifts are macros the form imports (templates/_macros.html)
-    text = (TEMPLATES / "player" / "_compose.html").read_text()
-    text += (TEMPLATES / "_macros.html").read_text()
-    names = set(re.findall(r'name="([^"]+)"', text))
-    names = {n.replace("{{ side.prefix }}", s) for n in names for s in _SIDES}
+    names = input_names((TEMPLATES / "player" / "_compose.html").read_text(), _macros())
     inputs = forms.inputs("propose_trade")
     assert set(inputs) - {"from"} <= names  # from: the player whose page it is

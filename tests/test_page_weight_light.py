@@ -5,7 +5,9 @@ tests check what each page asks for, never a timing."""
 
 from __future__ import annotations
 
+import gzip
 import re
+from pathlib import Path
 
 from tests.test_player import decode_qr_svg
 
@@ -106,3 +108,14 @@ def test_a_players_code_is_the_bankers_alone_and_a_new_link_is_a_new_image(new_g
     assert before != after
     new_url = decode_qr_svg(g.table.client.get(after.replace("&amp;", "&")).get_data(as_text=True))
     assert new_url != g.created["players"][1]["join_url"] and "/join/" in new_url
+
+
+def test_a_static_file_is_gzipped_once_at_the_highest_level_and_served_the_same(client):
+    css = (Path(__file__).resolve().parents[1] / "static" / "banker.css").read_bytes()
+    bodies = []
+    for _ in range(2):
+        r = client.get("/static/banker.css", headers={"Accept-Encoding": "gzip"})
+        assert r.headers["Content-Encoding"] == "gzip"
+        bodies.append(r.get_data())
+    assert bodies[0] == bodies[1] and gzip.decompress(bodies[0]) == css
+    assert len(bodies[0]) == len(gzip.compress(css, 9, mtime=0))

@@ -48,16 +48,22 @@ from banker.snapshot.checks import (
     _whole,
     _with_game_id,
 )
+from banker.snapshot.shape import (
+    COMMAND_FIELDS,
+    COMMAND_REQUIRED,
+    EVENT_FIELDS,
+    EVENT_REQUIRED,
+    FORMAT,
+    FORMAT_VERSION,
+    GAME_FIELDS,
+    GAME_REQUIRED,
+    TOP_FIELDS,
+    TOP_REQUIRED,
+)
 
-FORMAT = "banker-snapshot"
-FORMAT_VERSION = 1
 MAX_BYTES = 5 * 1024 * 1024  # larger files are refused before they are parsed
 MAX_DEPTH = 64  # a real snapshot nests about 10 levels; the checks below recurse
 
-_TOP_FIELDS = {"format", "format_version", "exported_at", "game", "commands", "events", "state"}
-_GAME_FIELDS = {"id", "edition", "players", "options", "created_at"}
-_COMMAND_FIELDS = {"version", "at", "command"}
-_EVENT_FIELDS = {"seq", "version", "type", "text", "at", "undone"}
 _MAX_ID = 64
 _MAX_TEXT = 2000
 # The work of one import, bounded in proportion to a real game (issue 12): a 5,000-event game
@@ -135,16 +141,6 @@ def parse(data: bytes) -> dict:
     return doc
 
 
-def answer_text(state: dict, events: list[dict]) -> str:
-    """The answer the API gives to a command that led to `state` (as Store.execute makes it)."""
-    body = {
-        "version": state["version"],
-        "events": [{"seq": e["seq"], "type": e["type"], "text": e["text"]} for e in events],
-        "state": rules.public_state(state),
-    }
-    return json.dumps(body, separators=(",", ":"), ensure_ascii=False)
-
-
 def _json(value):
     """A value as it reads back from JSON (tuples become lists)."""
     return json.loads(json.dumps(value))
@@ -205,13 +201,13 @@ def _check_header(doc) -> None:
             f"format_version {FORMAT_VERSION}.",
             "unsupported_format_version",
         )
-    _object(doc, "The snapshot", _TOP_FIELDS, _TOP_FIELDS - {"exported_at"})
+    _object(doc, "The snapshot", TOP_FIELDS, TOP_REQUIRED)
     if "exported_at" in doc:
         _time(doc["exported_at"], "exported_at")
 
 
 def _check_game(game) -> tuple[str, str, list, dict | None]:
-    game = _object(game, "game", _GAME_FIELDS, _GAME_FIELDS - {"created_at"})
+    game = _object(game, "game", GAME_FIELDS, GAME_REQUIRED)
     old_id = _string(game["id"], "game.id", _MAX_ID)
     edition, names, options = game["edition"], game["players"], game["options"]
     if not isinstance(edition, str):
@@ -230,7 +226,7 @@ def _check_commands(commands) -> None:
         raise _malformed("commands must be a list.")
     for i, entry in enumerate(commands):
         where = f"commands[{i}]"
-        _object(entry, where, _COMMAND_FIELDS, _COMMAND_FIELDS)
+        _object(entry, where, COMMAND_FIELDS, COMMAND_REQUIRED)
         if entry["version"] != i + 1 or not _is_int(entry["version"]):
             raise _malformed(f"{where}.version must be {i + 1}: versions count 1, 2, 3….")
         _time(entry["at"], f"{where}.at")
@@ -243,7 +239,7 @@ def _check_events(events, n_commands: int) -> None:
         raise _malformed("events must be a list.")
     for i, e in enumerate(events):
         where = f"events[{i}]"
-        _object(e, where, _EVENT_FIELDS, _EVENT_FIELDS)
+        _object(e, where, EVENT_FIELDS, EVENT_REQUIRED)
         _whole(e["seq"], f"{where}.seq", 1, 10**9)
         _whole(e["version"], f"{where}.version", 1, max(n_commands, 1))
         _string(e["type"], f"{where}.type", 40)

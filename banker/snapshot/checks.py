@@ -68,13 +68,6 @@ def _whole(value, where: str, lo: int, hi: int) -> int:
     return value
 
 
-def _kind(value) -> str:
-    """What kind of JSON value this is, in words."""
-    kinds = {bool: "true or false", int: "a whole number", float: "a fraction", str: "a string"}
-    kinds.update({list: "a list", dict: "an object", type(None): "null"})
-    return kinds.get(type(value), "something else")
-
-
 def _depth(value) -> int:
     """How deeply a JSON value nests (counted without recursion: it may be hostile)."""
     deepest, stack = 0, [(value, 1)]

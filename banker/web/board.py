@@ -1,15 +1,15 @@
 """The board as the display and the phone's Board draw it: 40 spaces with owners, buildings,
 mortgages and tokens, plus who must act now (issue 16). Read from a public state only.
 
-Seat colours are CSS classes (`seat-0` … `seat-5`, static/board.css) so that each scheme,
+Seat colours are CSS classes (`seat-0` … `seat-5`, static/chart.css) so that each scheme,
 light or dark, gets a shade with enough contrast; the hues are those of the Banker's screens.
 """
 
 from __future__ import annotations
 
-from banker.rules import building_value, rent, utility_multiplier
+from banker.rules import building_value
 from banker.rules.board import DECK_NAMES, DEEDS, GROUP_NAMES, GROUPS, JAIL, SPACES
-from banker.web.present import deed_facts, money
+from banker.web.present import deed_facts, money, rent_text
 
 # One deed's group, as its card names it.
 GROUP_NAME = {**GROUP_NAMES, "railroad": "Railroad", "utility": "Utility"}
@@ -91,17 +91,6 @@ def rent_ladder(prop: str) -> list[tuple[str, str]]:
     ]
 
 
-def _rent_now(state: dict, prop: str) -> str:
-    st = state["properties"][prop]
-    if st["owner"] is None:
-        return "Not owned: no rent"
-    if st["mortgaged"]:
-        return "Mortgaged: no rent"
-    if DEEDS[prop].kind == "utility":
-        return f"{utility_multiplier(state, prop)} × the dice"
-    return money(rent(state, prop))
-
-
 def deed_card(
     state: dict,
     prop: str,
@@ -122,7 +111,7 @@ def deed_card(
         "mortgage_value": money(d.mortgage_value),
         "lift_cost": money(d.lift_cost(state["edition"])),
         "house_cost": money(d.house_cost) if d.kind == "street" else None,
-        "rent_now": _rent_now(state, prop),
+        "rent_now": rent_text(state, prop),
         "ladder": rent_ladder(prop),
         "set_size": len(GROUPS[d.group]),
     }

@@ -10,11 +10,11 @@ from __future__ import annotations
 from banker.rules import (
     COMMAND_SCHEMA,
     describe_command,
-    json_nullable,
     json_object,
     state_schema,
 )
 from banker.rules.board import DEED_IDS
+from banker.snapshot.shape import snapshot_schema as snapshot_document_schema
 
 
 def ref(name: str) -> dict:
@@ -187,79 +187,8 @@ def answer_schemas() -> dict:
     }
 
 
-def _snapshot_game() -> dict:
-    return json_object(
-        {
-            "id": {"type": "string", "minLength": 1, "maxLength": 64},
-            "edition": {"type": "string", "enum": ["g0009", "classic"]},
-            "players": {
-                "type": "array",
-                "items": STR,
-                "minItems": 2,
-                "maxItems": 6,
-                "description": "The names as given at creation, in seating order.",
-            },
-            "options": {
-                "type": "object",
-                "nullable": True,
-                "description": "The options as given at creation.",
-            },
-            "created_at": json_nullable({"type": "string", "format": "date-time"}),
-        },
-        ["id", "edition", "players", "options"],
-        additionalProperties=False,
-    )
-
-
 def snapshot_schema() -> dict:
-    return {
-        "Snapshot": json_object(
-            {
-                "format": {"type": "string", "enum": ["banker-snapshot"]},
-                "format_version": {"type": "integer", "enum": [1]},
-                "exported_at": {"type": "string", "format": "date-time"},
-                "game": _snapshot_game(),
-                "commands": {
-                    "type": "array",
-                    "description": "Every accepted command in order: versions 1, 2, 3…",
-                    "items": json_object(
-                        {
-                            "version": {"type": "integer", "minimum": 1},
-                            "at": {"type": "string", "format": "date-time"},
-                            "command": {"type": "object"},
-                        },
-                        ["version", "at", "command"],
-                        additionalProperties=False,
-                    ),
-                },
-                "events": {
-                    "type": "array",
-                    "description": "Every event in seq order, with the version that made it.",
-                    "items": json_object(
-                        {
-                            "seq": {"type": "integer", "minimum": 1},
-                            "version": {"type": "integer", "minimum": 1},
-                            "type": STR,
-                            "text": STR,
-                            "at": {"type": "string", "format": "date-time"},
-                            "undone": BOOL,
-                        },
-                        ["seq", "version", "type", "text", "at", "undone"],
-                        additionalProperties=False,
-                    ),
-                },
-                "state": {
-                    "type": "object",
-                    "description": "The state the commands lead to: the State fields plus the "
-                    "core's own bookkeeping (keys starting with _), so undo works after resuming.",
-                },
-            },
-            ["format", "format_version", "game", "commands", "events", "state"],
-            description="A paused game (README: Snapshots). Import replays its commands and "
-            "requires them to reproduce its events and state exactly.",
-            additionalProperties=False,
-        ),
-    }
+    return {"Snapshot": snapshot_document_schema()}
 
 
 def schemas() -> dict:

@@ -8,6 +8,7 @@ Registered on the app (banker.web.create_app): `money` and `color_class` as Jinj
 
 from __future__ import annotations
 
+from banker.rules import rent, utility_multiplier
 from banker.rules.board import COLOR_GROUPS, DEEDS, GROUP_COLORS
 
 # One distinct color per seat (readable on light and dark).
@@ -47,9 +48,22 @@ def deed_facts(state: dict, prop: str) -> dict:
     }
 
 
+def rent_text(state: dict, prop: str) -> str:
+    """The rent a deed asks now, in words (a sheet's row, a board's card)."""
+    d, st = DEEDS[prop], state["properties"][prop]
+    if st["owner"] is None:
+        return "no owner"
+    if st["mortgaged"]:
+        return "none while mortgaged"
+    if d.kind == "utility":
+        return f"{utility_multiplier(state, prop)} × the dice"
+    return money(rent(state, prop))
+
+
 def color_class(color: str | None) -> str:
-    """The static/site.css class (c-brown, c-seat1…) that paints a view's hex color: pages carry
-    classes, never style="…", so the Content-Security-Policy can forbid inline styles."""
+    """The CSS class that paints a view's hex color (c-brown… in static/site.css, c-seat1… in
+    static/banker.css): pages carry classes, never style="…", so the Content-Security-Policy
+    can forbid inline styles."""
     if not color:
         return ""
     for group, hex_ in GROUP_COLORS.items():

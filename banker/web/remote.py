@@ -13,11 +13,11 @@ import secrets
 
 from werkzeug.datastructures import MultiDict
 
-from banker.rules import askable_claims, claims_wait, rent, score, utility_multiplier, view_for
-from banker.rules.board import DECK_NAMES, DEEDS, GROUP_NAMES, GROUPS, space_name
+from banker.rules import askable_claims, claims_wait, score, view_for
+from banker.rules.board import DECK_NAMES, DEEDS, space_name
 from banker.web import get_store
 from banker.web.pages import views
-from banker.web.present import buildings_text, money
+from banker.web.present import deed_facts, money
 
 POLL_EVERY = "700ms"
 LATEST_EVENTS = 6
@@ -34,40 +34,6 @@ def _at(p: dict) -> str:
     """Where a token stands, as a sentence begins: "In Jail", "Just Visiting", "On Boardwalk"."""
     where = _where(p)
     return where if where in ("In Jail", "Just Visiting") else f"On {where}"
-
-
-def _deed_line(state: dict, prop: str) -> dict:
-    st, deed = state["properties"][prop], DEEDS[prop]
-    if st["mortgaged"]:
-        rent_text = "mortgaged: no rent"
-    elif deed.kind == "utility":
-        rent_text = f"rent {utility_multiplier(state, prop)} × the dice"
-    else:
-        rent_text = f"rent {money(rent(state, prop))}"
-    return {
-        "id": prop,
-        "name": deed.name,
-        "buildings": buildings_text(st).removeprefix("a "),
-        "mortgaged": st["mortgaged"],
-        "rent": rent_text,
-    }
-
-
-def _deed_groups(state: dict, owner: str) -> list[dict]:
-    """The owner's deeds grouped by color (board order), with buildings and current rent."""
-    groups = []
-    for group, props in GROUPS.items():
-        mine = [p for p in props if state["properties"][p]["owner"] == owner]
-        if mine:
-            groups.append(
-                {
-                    "group": group,
-                    "label": GROUP_NAMES.get(group, group),
-                    "full": len(mine) == len(props),
-                    "deeds": [_deed_line(state, p) for p in mine],
-                }
-            )
-    return groups
 
 
 def final_round_over(state: dict) -> bool:
@@ -258,7 +224,6 @@ def _me(internal: dict, state: dict, player_id: str) -> dict:
         "jail_cards": [DECK_NAMES[d] for d in me["jail_cards"]],
         "eliminated": me["eliminated"],
         "net_worth": money(score(internal, player_id)),
-        "groups": _deed_groups(state, player_id),
         "score": state["scores"] and state["scores"].get(player_id),
     }
 
@@ -295,7 +260,7 @@ def player_view(
             "cash": None if p["cash"] is None else money(p["cash"]),
             "eliminated": p["eliminated"],
             "jail_cards": len(p["jail_cards"]),
-            "groups": _deed_groups(seen, p["id"]),
+            "groups": views.holdings_of(seen, p["id"], deed_facts),
         }
         for p in seen["players"]
         if p["id"] != player_id

@@ -30,7 +30,8 @@ class Watch:
     def failed(self, request):
         # Chromium's own fetch of the tab's icon, cancelled because the test leaves the page at
         # once, is not the app's failure (the icon's URLs are checked to answer 200 below).
-        if "/static/favicon.ico" in request.url and request.failure == "net::ERR_ABORTED":
+        icon = ("/static/favicon.ico", "/static/icon.svg")
+        if any(i in request.url for i in icon) and request.failure == "net::ERR_ABORTED":
             return
         self.problems.append(f"failed: {request.url} {request.failure}")
 
@@ -119,7 +120,7 @@ def test_playing_a_game_gives_no_404_and_no_console_error(live_server, phone, br
         assert {"192x192", "512x512"} <= sizes
         for icon in data["icons"]:
             assert p.request.get(live_server.url + icon["src"]).status == 200, icon
-    for url in ("/favicon.ico", "/static/apple-touch-icon.png"):
+    for url in ("/favicon.ico", "/static/icon.svg", "/static/apple-touch-icon.png"):
         assert page.request.get(live_server.url + url).status == 200, url
     page.wait_for_timeout(1500)  # a few of the player's polls
     player.close()

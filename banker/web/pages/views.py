@@ -17,12 +17,10 @@ from banker.rules import (
     mortgage_refusal,
     owned_in_group,
     owns_set,
-    rent,
     score,
     sell_refusal,
     set_has_buildings,
     unmortgage_refusal,
-    utility_multiplier,
 )
 from banker.rules.board import (
     DECK_NAMES,
@@ -35,7 +33,7 @@ from banker.rules.board import (
     JAIL_FINE,
     SPACES,
 )
-from banker.web.present import GROUP_ORDER, SEAT_COLORS, deed_facts, money
+from banker.web.present import GROUP_ORDER, SEAT_COLORS, deed_facts, money, rent_text
 
 
 def space(position: int) -> str:
@@ -70,18 +68,6 @@ def players(state: dict) -> list[dict]:
 
 def player_names(state: dict) -> dict[str, str]:
     return {p["id"]: p["name"] for p in state["players"]}
-
-
-def rent_text(state: dict, prop: str) -> str:
-    """The rent the deed asks now, as the sheet prints it."""
-    d, st = DEEDS[prop], state["properties"][prop]
-    if st["owner"] is None:
-        return "no owner"
-    if st["mortgaged"]:
-        return "none while mortgaged"
-    if d.kind == "utility":
-        return f"{utility_multiplier(state, prop)} × the dice"
-    return money(rent(state, prop))
 
 
 _STREET_STEPS = ("rent", "set", "1 house", "2 houses", "3 houses", "4 houses", "hotel")
@@ -149,21 +135,23 @@ def deed(state: dict, prop: str) -> dict:
     }
 
 
-def holdings_of(state: dict, pid: str) -> list[dict]:
-    """A player's deeds grouped by color set, in board order: [{"group","name","deeds"}]."""
+def holdings_of(state: dict, pid: str, row=None) -> list[dict]:
+    """A player's deeds grouped by color set, in board order: [{"group", "name", "color",
+    "deeds", "complete", "size"}]; each deed as `row(state, prop)` makes it (default: the
+    sheet's row, with its rent and its buttons)."""
+    row = row or deed
     mine = [p for p in DEED_IDS if state["properties"][p]["owner"] == pid]
     groups = []
     for g in GROUP_ORDER:
-        deeds = [deed(state, p) for p in GROUPS[g] if p in mine]
+        deeds = [row(state, p) for p in GROUPS[g] if p in mine]
         if deeds:
-            owned_all = len(deeds) == len(GROUPS[g])
             groups.append(
                 {
                     "group": g,
                     "name": GROUP_NAMES[g],
                     "color": GROUP_COLORS[g],
                     "deeds": deeds,
-                    "complete": owned_all,
+                    "complete": len(deeds) == len(GROUPS[g]),
                     "size": len(GROUPS[g]),
                 }
             )
