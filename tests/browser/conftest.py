@@ -12,11 +12,13 @@ Reuse them in any tests/browser/test_*.py:
 `phone` (function): a new context, 390x844, touch, mobile; closed after the test.
 `new_api_game(names, options=...)`: a game created through the JSON API (its answer as a dict);
 `played(live_server, answer)`: that game as a `Game` (tests/game.py) to send it commands.
+`new_page_game(page, live_server, names)`: a game started on the home page's form; its id.
 Screenshots go to screenshots/ (kept out of git): `screenshot(page, "name")`.
 """
 
 from __future__ import annotations
 
+import re
 import shutil
 import threading
 from pathlib import Path
@@ -94,6 +96,16 @@ def new_api_game(live_server):
         return Game(HttpTable(live_server.url), names, edition, options).created
 
     return make
+
+
+def new_page_game(page, live_server, names=("Ann", "Bob")) -> str:
+    """Start a game as the Banker does, on the home page's form; its id (the page shows it)."""
+    page.goto(live_server.url + "/")
+    for i, name in enumerate(names, 1):
+        page.get_by_label(f"Player {i}", exact=False).fill(name)
+    page.get_by_role("button", name="Start the game").tap()
+    page.wait_for_url(re.compile(r"/games/\w+$"))
+    return page.url.rsplit("/", 1)[1]
 
 
 def played(live_server, created: dict) -> Game:

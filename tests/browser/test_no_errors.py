@@ -6,9 +6,10 @@ console error. The web app manifest is read by Chromium itself: no errors, its i
 from __future__ import annotations
 
 import json
-import re
 
 import pytest
+
+from .conftest import new_page_game
 
 expect = pytest.importorskip("playwright.sync_api").expect
 
@@ -64,12 +65,7 @@ def test_playing_a_game_gives_no_404_and_no_console_error(live_server, phone, br
     watch = Watch(phone)
     page = phone.new_page()
     watch.page(page)  # the first page was opened before the listener could see it
-    page.goto(live_server.url + "/")
-    for i, name in enumerate(["Ann", "Bob"], 1):
-        page.get_by_label(f"Player {i}", exact=False).fill(name)
-    page.get_by_role("button", name="Start the game").tap()
-    page.wait_for_url(re.compile(r"/games/\w+$"))
-    game_id = page.url.rsplit("/", 1)[1]
+    game_id = new_page_game(page, live_server)
     screen = page.locator("#screen")
     legend = page.locator("#pad legend")
 

@@ -6,12 +6,11 @@ The server here answers every poll 1.2 s late, so each tap below is made with a 
 
 from __future__ import annotations
 
-import re
 import time
 
 import pytest
 
-from .conftest import played
+from .conftest import new_page_game, played
 
 expect = pytest.importorskip("playwright.sync_api").expect
 
@@ -42,12 +41,7 @@ def test_a_tap_while_a_refresh_is_in_flight_is_applied_once_without_console_erro
     page.on("pageerror", lambda e: errors.append(str(e)))
     polls: list[str] = []
     page.on("request", lambda r: "/poll" in r.url and polls.append(r.url))
-    page.goto(live_server.url + "/")
-    for i, name in enumerate(["Ann", "Bob"], 1):
-        page.get_by_label(f"Player {i}", exact=False).fill(name)
-    page.get_by_role("button", name="Start the game").tap()
-    page.wait_for_url(re.compile(r"/games/\w+$"))
-    game_id = page.url.rsplit("/", 1)[1]
+    game_id = new_page_game(page, live_server)
     screen = page.locator("#screen")
 
     def one_tap(name: str, version: int | None = None):
