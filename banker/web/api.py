@@ -72,14 +72,6 @@ def json_object(data: bytes) -> dict:
     return body
 
 
-def bearer(header: str) -> str | None:
-    """The token of an Authorization header `Bearer <token>`, else None (seats.bearer_token's
-    reading, from the WSGI environ: for the commands run before Flask)."""
-    scheme, _, token = header.partition(" ")
-    token = token.strip()
-    return token if scheme.lower() == "bearer" and token else None
-
-
 def _token() -> str:
     """The request's Bearer token, else 401."""
     token = bearer_token()

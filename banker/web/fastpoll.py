@@ -23,7 +23,7 @@ import io
 from urllib.parse import parse_qs
 
 from banker.store import Store
-from banker.web import api, limits
+from banker.web import api, limits, seats
 
 _HEADERS = [("Cache-Control", "private, no-store"), ("Content-Length", "0")]
 _COMMANDS_PREFIX, _COMMANDS_SUFFIX = "/api/v1/games/", "/commands"
@@ -82,7 +82,7 @@ class IdlePolls:
             or "HTTP_TRANSFER_ENCODING" in environ
         ):
             return None
-        token = api.bearer(environ.get("HTTP_AUTHORIZATION", ""))
+        token = seats.bearer(environ.get("HTTP_AUTHORIZATION", ""))
         game_id = path[len(_COMMANDS_PREFIX) : -len(_COMMANDS_SUFFIX)]
         try:
             caller = token and self.store.role(game_id, token)

@@ -56,10 +56,17 @@ MOVED = (
 )
 
 
+def bearer(header: str) -> str | None:
+    """The token of an Authorization header `Bearer <token>`, else None (read from the WSGI
+    environ by `fastpoll`, before Flask)."""
+    scheme, _, token = header.partition(" ")
+    token = token.strip()
+    return token if scheme.lower() == "bearer" and token else None
+
+
 def bearer_token() -> str | None:
     """The token of the request's `Authorization: Bearer …` header, if it has one."""
-    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
-    return token.strip() if scheme.lower() == "bearer" else None
+    return bearer(request.headers.get("Authorization", ""))
 
 
 def _token_in(game_id: str, place: str) -> str | None:
