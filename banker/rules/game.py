@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from . import auctions, cards, corrections, debts, endgame, holdings, rent, schema, trades, turn
 from .board import DEED_IDS, HOTELS, HOUSES, STARTING_CASH
 from .errors import BadCommand, DomainError
@@ -115,35 +117,101 @@ def _options(edition: str, options, n_names: int) -> dict:
     return opts
 
 
-COMMANDS = {
-    "start": turn.cmd_start,
-    "roll": turn.cmd_roll,
-    "buy": turn.cmd_buy,
-    "auction": auctions.cmd_auction,
-    "bid": auctions.cmd_bid,
-    "close_auction": auctions.cmd_close_auction,
-    "draw_card": cards.cmd_draw_card,
-    "rent_roll": rent.cmd_rent_roll,
-    "claim_rent": rent.cmd_claim_rent,
-    "pay_jail_fine": turn.cmd_pay_jail_fine,
-    "use_jail_card": turn.cmd_use_jail_card,
-    "build": holdings.cmd_build,
-    "sell_building": holdings.cmd_sell_building,
-    "building_auction": auctions.cmd_building_auction,
-    "mortgage": holdings.cmd_mortgage,
-    "unmortgage": holdings.cmd_unmortgage,
-    "trade": trades.cmd_trade,
-    "propose_trade": trades.cmd_propose_trade,
-    "accept_trade": trades.cmd_accept_trade,
-    "decline_trade": trades.cmd_decline_trade,
-    "pay_debt": debts.cmd_pay_debt,
-    "bankrupt": debts.cmd_bankrupt,
-    "call_time": endgame.cmd_call_time,
-    "score_game": endgame.cmd_score_game,
-    "stop": endgame.cmd_stop,
-    "adjust": corrections.cmd_adjust,
-    "move": corrections.cmd_move,
-    "undo": None,  # takes back a whole command: see _undo
+def undo_refusal(state: dict) -> DomainError | None:
+    """Why `undo` is refused now (game over, or nothing since the latest roll), or None.
+
+    A stopped game (`unfinished`) can always be taken back: the stop is the latest command."""
+    if state["status"] == "finished":
+        try:
+            require_playing(state)
+        except DomainError as e:
+            return e
+    if not state["_undo"]:
+        return DomainError(
+            "Nothing to undo: undo reaches back only to the latest roll.", "nothing_to_undo"
+        )
+    return None
+
+
+def _undo(state: dict, c: dict) -> tuple[dict, list[dict]]:
+    """undo: the state before the latest command, its events marked as taken back."""
+    refusal = undo_refusal(state)
+    if refusal:
+        raise refusal
+    stack = state["_undo"]
+    entry = stack[-1]
+    s = upgrade(dict(entry["state"]))
+    for key in COUNTERS:  # ids are never reused
+        s[key] = state[key]
+    s["_undo"] = stack[:-1]
+    events: list[dict] = []
+    event(s, events, "undone", f"Undid: {entry['text']}", undid=entry["events"])
+    return s, events
+
+
+COUNTERS = ("_seq", "_claims", "_offers")
+
+
+Handler = Callable[[dict, dict], tuple[dict, list[dict]]]
+
+
+def _forward(handler: Callable[[dict, list, dict], None]) -> Handler:
+    """A command that changes a copy of the state (every command but undo): the handler changes
+    the copy and appends events; what waited behind it is settled; the state before it is kept
+    for undo (back to the latest roll; a stop can be taken back even before any roll)."""
+
+    def run(state: dict, c: dict) -> tuple[dict, list[dict]]:
+        before = {k: v for k, v in state.items() if k != "_undo"}
+        s = clone(before)
+        events: list[dict] = []
+        handler(s, events, c)
+        settle(s, events)
+        entry = {
+            "state": before,
+            "events": [e["seq"] for e in events],
+            "text": events[0]["text"] if events else c["type"],
+        }
+        if c["type"] == "roll":
+            s["_undo"] = [entry]
+        elif state["_undo"] or c["type"] == "stop":
+            s["_undo"] = state["_undo"] + [entry]
+        else:
+            s["_undo"] = []
+        return s, events
+
+    return run
+
+
+# Every command: (state, command as read) -> (new state, events); apply adds the version.
+COMMANDS: dict[str, Handler] = {
+    "start": _forward(turn.cmd_start),
+    "roll": _forward(turn.cmd_roll),
+    "buy": _forward(turn.cmd_buy),
+    "auction": _forward(auctions.cmd_auction),
+    "bid": _forward(auctions.cmd_bid),
+    "close_auction": _forward(auctions.cmd_close_auction),
+    "draw_card": _forward(cards.cmd_draw_card),
+    "rent_roll": _forward(rent.cmd_rent_roll),
+    "claim_rent": _forward(rent.cmd_claim_rent),
+    "pay_jail_fine": _forward(turn.cmd_pay_jail_fine),
+    "use_jail_card": _forward(turn.cmd_use_jail_card),
+    "build": _forward(holdings.cmd_build),
+    "sell_building": _forward(holdings.cmd_sell_building),
+    "building_auction": _forward(auctions.cmd_building_auction),
+    "mortgage": _forward(holdings.cmd_mortgage),
+    "unmortgage": _forward(holdings.cmd_unmortgage),
+    "trade": _forward(trades.cmd_trade),
+    "propose_trade": _forward(trades.cmd_propose_trade),
+    "accept_trade": _forward(trades.cmd_accept_trade),
+    "decline_trade": _forward(trades.cmd_decline_trade),
+    "pay_debt": _forward(debts.cmd_pay_debt),
+    "bankrupt": _forward(debts.cmd_bankrupt),
+    "call_time": _forward(endgame.cmd_call_time),
+    "score_game": _forward(endgame.cmd_score_game),
+    "stop": _forward(endgame.cmd_stop),
+    "adjust": _forward(corrections.cmd_adjust),
+    "move": _forward(corrections.cmd_move),
+    "undo": _undo,  # the state before the latest command, not a changed copy
 }
 assert set(COMMANDS) == set(schema.COMMANDS)
 
@@ -161,24 +229,7 @@ def apply(state: dict, command: dict) -> tuple[dict, list[dict]]:
     refusal = endgame.waiting_refusal(state, kind)
     if refusal:
         raise refusal
-    if kind == "undo":
-        return _undo(state)
-    s = clone({k: v for k, v in state.items() if k != "_undo"})
-    events: list[dict] = []
-    COMMANDS[kind](s, events, c)
-    settle(s, events)
-    before = {k: v for k, v in state.items() if k != "_undo"}
-    entry = {
-        "state": before,
-        "events": [e["seq"] for e in events],
-        "text": events[0]["text"] if events else kind,
-    }
-    if kind == "roll":
-        s["_undo"] = [entry]
-    elif state["_undo"] or kind == "stop":  # a stop can be taken back even before any roll
-        s["_undo"] = state["_undo"] + [entry]
-    else:
-        s["_undo"] = []
+    s, events = COMMANDS[kind](state, c)
     s["version"] = state["version"] + 1
     return s, events
 
@@ -201,41 +252,6 @@ def settle(s: dict, events: list) -> None:
     endgame.check_the_end(s, events)
     if pending["debt"]:
         pending["debt"]["can_raise"] = holdings.can_raise(s, pending["debt"]["debtor"])
-
-
-def undo_refusal(state: dict) -> DomainError | None:
-    """Why `undo` is refused now (game over, or nothing since the latest roll), or None.
-
-    A stopped game (`unfinished`) can always be taken back: the stop is the latest command."""
-    if state["status"] == "finished":
-        try:
-            require_playing(state)
-        except DomainError as e:
-            return e
-    if not state["_undo"]:
-        return DomainError(
-            "Nothing to undo: undo reaches back only to the latest roll.", "nothing_to_undo"
-        )
-    return None
-
-
-def _undo(state: dict) -> tuple[dict, list[dict]]:
-    refusal = undo_refusal(state)
-    if refusal:
-        raise refusal
-    stack = state["_undo"]
-    entry = stack[-1]
-    s = upgrade(dict(entry["state"]))
-    for key in COUNTERS:  # ids are never reused
-        s[key] = state[key]
-    s["_undo"] = stack[:-1]
-    s["version"] = state["version"] + 1
-    events: list[dict] = []
-    event(s, events, "undone", f"Undid: {entry['text']}", undid=entry["events"])
-    return s, events
-
-
-COUNTERS = ("_seq", "_claims", "_offers")
 
 
 def upgrade(state: dict) -> dict:
