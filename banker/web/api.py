@@ -13,7 +13,7 @@ from banker.store import Answer, key_scope
 from banker.web import error_response, get_store
 from banker.web.openapi import openapi_document
 from banker.web.player import public_url_for
-from banker.web.seats import bearer_token
+from banker.web.seats import REPLACED, bearer_seat, bearer_token
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -41,9 +41,6 @@ def _refused(e):
 
 
 DISPLAY_READ_ONLY = "The display's token may only read the game; it cannot send anything."
-REPLACED = (
-    "This token no longer works: the Banker made a new link for its seat ({seat}). Use the new one."
-)
 
 
 def _json_body() -> dict:
@@ -72,35 +69,9 @@ def json_object(data: bytes) -> dict:
     return body
 
 
-def _token() -> str:
-    """The request's Bearer token, else 401."""
-    token = bearer_token()
-    if not token:
-        raise ApiError(
-            401,
-            "token_missing",
-            "This needs a token: send the header Authorization: Bearer <token>.",
-        )
-    return token
-
-
-def _caller(game_id: str) -> str:
-    """Who sends this request: "banker", a player id or "display". 404, 401 or 403 otherwise."""
-    store = get_store()
-    store.version(game_id)  # an unknown game is 404 whatever the token
-    token = _token()
-    role = store.role(game_id, token)
-    if role is None:
-        seat = store.token_revoked(token, game_id)
-        if seat is not None:
-            raise ApiError(403, "token_replaced", REPLACED.format(seat=seat))
-        raise ApiError(403, "token_not_allowed", "This token does not belong to this game.")
-    return role
-
-
 def _banker_only(game_id: str, what: str) -> None:
     """403 banker_only unless the request carries the banker token."""
-    if _caller(game_id) != "banker":
+    if bearer_seat(game_id) != "banker":
         raise ApiError(403, "banker_only", f"Only the Banker's token may {what}.")
 
 
@@ -166,14 +137,14 @@ def _created(created: dict):
 @bp.get("/games/<game_id>")
 def get_game(game_id: str):
     """The game's current state as this token may see it (private_cash); any of its tokens."""
-    caller = _caller(game_id)
+    caller = bearer_seat(game_id)
     return jsonify(view_for(get_store().state(game_id), caller))
 
 
 @bp.get("/games/<game_id>/events")
 def get_events(game_id: str):
     """Every accepted event, oldest first; any of its tokens."""
-    _caller(game_id)
+    bearer_seat(game_id)
     return jsonify(get_store().events(game_id))
 
 
@@ -181,8 +152,8 @@ def get_events(game_id: str):
 def post_command(game_id: str):
     """Apply one command: the banker may send any; a player those of "Who may send it" for
     itself (player_refusal); the display none. Idempotency-Keys are the token's own."""
-    caller = _caller(game_id)
-    token = _token()
+    caller = bearer_seat(game_id)
+    token = bearer_token()  # bearer_seat found it
     command = _json_body()
     key = request.headers.get("Idempotency-Key")
     answer = run_command(get_store(), game_id, token, caller, command, key)

@@ -2,7 +2,8 @@
 
 A banker token may come where a browser or a program carries it (`banker_token_given`): the
 Banker's pages' cookie (named by `banker_cookie`, its path the game's), a form field, `?token=`
-or a Bearer header (`bearer_token`, which the JSON API reads too before asking `Store.role`).
+or a Bearer header (`bearer_token`). The JSON API's caller is the seat of its Bearer token
+(`bearer_seat`).
 The Banker's own pages take it from their cookie only (they keep it out of their URLs).
 
 One decorator per role for the views of a link:
@@ -23,6 +24,7 @@ from urllib.parse import unquote
 from flask import abort, make_response, render_template, request
 from htmx_flask import make_response as htmx_response
 
+from banker.rules import Refusal
 from banker.store import GameNotFound, same_token
 from banker.web import get_store
 from banker.web.guards import error_page
@@ -67,6 +69,33 @@ def bearer(header: str) -> str | None:
 def bearer_token() -> str | None:
     """The token of the request's `Authorization: Bearer …` header, if it has one."""
     return bearer(request.headers.get("Authorization", ""))
+
+
+REPLACED = (
+    "This token no longer works: the Banker made a new link for its seat ({seat}). Use the new one."
+)
+
+
+def bearer_seat(game_id: str) -> str:
+    """The JSON API's caller: the seat ("banker", a player id or "display") of the request's
+    Bearer token in this game. A Refusal otherwise: 404 no such game (whatever the token), 401
+    no token, 403 a token replaced by a new link or of another game."""
+    store = get_store()
+    store.version(game_id)  # GameNotFound: 404
+    token = bearer_token()
+    if not token:
+        raise Refusal(
+            "This needs a token: send the header Authorization: Bearer <token>.",
+            "token_missing",
+            401,
+        )
+    role = store.role(game_id, token)
+    if role is None:
+        seat = store.token_revoked(token, game_id)
+        if seat is not None:
+            raise Refusal(REPLACED.format(seat=seat), "token_replaced", 403)
+        raise Refusal("This token does not belong to this game.", "token_not_allowed", 403)
+    return role
 
 
 def _token_in(game_id: str, place: str) -> str | None:
