@@ -126,18 +126,24 @@ def test_the_row_keeps_undo_entries_without_their_states(tmp_path):
         store.close()
 
 
+def _ann_bought_vermont(store: Store) -> str:
+    """A new game in which Ann rolled 1 and 2 and bought Vermont Avenue: its id."""
+    game_id = store.create_game("g0009", NAMES, None)["game_id"]
+    for c in (
+        {"type": "start", "first": "p1"},
+        {"type": "roll", "player": "p1", "dice": [1, 2]},
+        {"type": "buy"},
+    ):
+        store.execute(game_id, c)
+    return game_id
+
+
 def test_a_row_written_with_undo_states_inside_is_still_undone_exactly(tmp_path):
     """A database from before schema 2: undo entries carry their states, no undo_base."""
     db = tmp_path / "b.db"
     store = Store(db)
     try:
-        game_id = store.create_game("g0009", NAMES, None)["game_id"]
-        for c in (
-            {"type": "start", "first": "p1"},
-            {"type": "roll", "player": "p1", "dice": [1, 2]},
-            {"type": "buy"},
-        ):
-            store.execute(game_id, c)
+        game_id = _ann_bought_vermont(store)
         full = store.state(game_id)
         with store._transaction() as tx:
             tx.execute(
@@ -168,13 +174,7 @@ def test_undo_still_works_when_the_rules_changed_since_the_commands_were_recorde
     db = tmp_path / "b.db"
     store = Store(db)
     try:
-        game_id = store.create_game("g0009", NAMES, None)["game_id"]
-        for c in (
-            {"type": "start", "first": "p1"},
-            {"type": "roll", "player": "p1", "dice": [1, 2]},
-            {"type": "buy"},
-        ):
-            store.execute(game_id, c)
+        game_id = _ann_bought_vermont(store)
         expected_after_undo = rules.public_state(store.state(game_id)["_undo"][-1]["state"])
         with store._transaction() as tx:  # as if the old rules had paid Bob 1 more
             row = json.loads(tx.execute("select state from games").fetchone()[0])
