@@ -13,14 +13,7 @@ import threading
 import time
 from pathlib import Path
 
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+from tests.serving import CHROMIUM, CHROMIUM_ARGS
 
 
 def throughput_one_game(client_cls, host: str, port: int, commands: int = 1000) -> float:
@@ -195,7 +188,7 @@ def first_paints(url: str, loads: int = 20) -> tuple[list[float], list[int]]:
 
     paints, received = [], []
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         for _ in range(loads):
             ctx = browser.new_context(
                 viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
@@ -298,13 +291,13 @@ def measure_taps(client, host: str, port: int, taps: int = 20) -> list[float] | 
         from playwright.sync_api import sync_playwright
     except ImportError:
         return None
-    if not Path("/usr/bin/chromium").exists():
+    if not Path(CHROMIUM).exists():
         return None
     t = _table(client)
     t.step()  # start
     out = []
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         ctx = browser.new_context(
             viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
         )

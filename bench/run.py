@@ -30,7 +30,7 @@ from bench.measure import (  # noqa: E402
     measure_page_weight,
     measure_taps,
 )
-from tests.serving import serving  # noqa: E402
+from tests.serving import CHROMIUM, serving  # noqa: E402
 
 # --- the server and a client --------------------------------------------------------------
 
@@ -313,7 +313,7 @@ def browser_rows(out: Rows, runs: int) -> None:
             )
             out.add("  player's page and every file it links, gzipped", "",
                     f"{weight['player'] / 1024:.1f} KB")  # fmt: skip
-        if not Path("/usr/bin/chromium").exists():
+        if not Path(CHROMIUM).exists():
             return
         t = Table(client)
         for label, url, kb in (

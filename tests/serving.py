@@ -20,6 +20,18 @@ from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit
 
+# Debian's chromium, as the browser tests and bench/ launch it (`playwright install` cannot
+# download here): never a downloaded build, no sandbox, no network of its own.
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
 REPO = Path(__file__).resolve().parent.parent
 
 

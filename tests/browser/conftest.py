@@ -26,17 +26,9 @@ from types import SimpleNamespace
 
 import pytest
 from game import Game
+from serving import CHROMIUM, CHROMIUM_ARGS
 from table_web import HttpTable
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 PHONE = {
     "viewport": {"width": 390, "height": 844},
     "has_touch": True,
