@@ -10,6 +10,7 @@ from __future__ import annotations
 from banker.rules import building_value
 from banker.rules.board import DECK_NAMES, DEEDS, GROUP_NAMES, GROUPS, JAIL, SPACES
 from banker.web.present import deed_facts, money, rent_text
+from banker.web.present import where as present_where
 
 # One deed's group, as its card names it.
 GROUP_NAME = {**GROUP_NAMES, "railroad": "Railroad", "utility": "Utility"}
@@ -167,10 +168,7 @@ def players(state: dict, viewer: str = "banker") -> list[dict]:
         mine = [prop for prop, st in state["properties"].items() if st["owner"] == p["id"]]
         hidden = private and viewer != "banker" and viewer != p["id"]
         cash = None if hidden else p["cash"]
-        if p["in_jail"]:
-            where = "In Jail"
-        else:
-            where = "Just Visiting" if p["position"] == JAIL else SPACES[p["position"]].name
+        where = present_where(p)
         out.append(
             {
                 "id": p["id"],

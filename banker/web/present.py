@@ -1,6 +1,6 @@
 """How the pages say things, written once for the Banker's pages, the players' pages, the
-display and the pause page: money, what stands on a deed, seat colors and the CSS classes that
-paint them. (What the table still has to settle, in words: banker.rules.pending_in_words.)
+display and the pause page: money, what stands on a deed, where a token stands, a deed's facts
+and its rent in words, seat colors and the CSS classes that paint them. (What the table still has to settle, in words: banker.rules.pending_in_words.)
 
 Registered on the app (banker.web.create_app): `money` and `color_class` as Jinja filters,
 `money` also as a global (`{{ money(x) }}` and `{{ x | money }}` read the same).
@@ -9,7 +9,7 @@ Registered on the app (banker.web.create_app): `money` and `color_class` as Jinj
 from __future__ import annotations
 
 from banker.rules import rent, utility_multiplier
-from banker.rules.board import COLOR_GROUPS, DEEDS, GROUP_COLORS
+from banker.rules.board import COLOR_GROUPS, DEEDS, GROUP_COLORS, space_name
 
 # One distinct color per seat (readable on light and dark).
 SEAT_COLORS = ("#c62828", "#1565c0", "#2e7d32", "#ef6c00", "#6a1b9a", "#00838f")
@@ -28,6 +28,11 @@ def buildings_text(held: dict) -> str:
     if held["houses"]:
         return f"{held['houses']} house{'s' if held['houses'] > 1 else ''}"
     return ""
+
+
+def where(p: dict) -> str:
+    """Where a player's token stands: "In Jail", "Just Visiting" or the space's printed name."""
+    return "In Jail" if p["in_jail"] else space_name(p["position"])
 
 
 def deed_facts(state: dict, prop: str) -> dict:

@@ -14,25 +14,20 @@ import secrets
 from werkzeug.datastructures import MultiDict
 
 from banker.rules import askable_claims, claims_wait, score, view_for
-from banker.rules.board import DECK_NAMES, DEEDS, space_name
+from banker.rules.board import DECK_NAMES, DEEDS
 from banker.web import get_store
 from banker.web.pages import views
 from banker.web.present import deed_facts, money
+from banker.web.present import where as present_where
 
 POLL_EVERY = "700ms"
 LATEST_EVENTS = 6
 FINAL_ROUND_OVER = "Final round over: waiting for rent claims."
 
 
-def _where(p: dict) -> str:
-    if p["in_jail"]:
-        return "In Jail"
-    return space_name(p["position"])
-
-
 def _at(p: dict) -> str:
     """Where a token stands, as a sentence begins: "In Jail", "Just Visiting", "On Boardwalk"."""
-    where = _where(p)
+    where = present_where(p)
     return where if where in ("In Jail", "Just Visiting") else f"On {where}"
 
 
@@ -218,7 +213,7 @@ def _me(internal: dict, state: dict, player_id: str) -> dict:
         "name": me["name"],
         "members": me["members"],
         "cash": money(me["cash"]),
-        "where": _where(me),
+        "where": present_where(me),
         "in_jail": me["in_jail"],
         "jail_attempts": me["jail_attempts"],
         "jail_cards": [DECK_NAMES[d] for d in me["jail_cards"]],
@@ -255,7 +250,7 @@ def player_view(
         {
             "id": p["id"],
             "name": p["name"],
-            "where": _where(p),
+            "where": present_where(p),
             "at": _at(p),
             "cash": None if p["cash"] is None else money(p["cash"]),
             "eliminated": p["eliminated"],

@@ -29,16 +29,11 @@ from banker.rules.board import (
     GROUP_COLORS,
     GROUP_NAMES,
     GROUPS,
-    JAIL,
     JAIL_FINE,
     SPACES,
 )
 from banker.web.present import GROUP_ORDER, SEAT_COLORS, deed_facts, money, rent_text
-
-
-def space(position: int) -> str:
-    """The name of the space a token stands on (Jail's square reads "Just Visiting")."""
-    return "Just Visiting" if position == JAIL else SPACES[position].name
+from banker.web.present import where as present_where
 
 
 def space_names() -> list[tuple[int, str]]:
@@ -50,10 +45,9 @@ def players(state: dict) -> list[dict]:
     t = state["turn"]
     out = []
     for seat, p in enumerate(state["players"]):
+        where = present_where(p)
         if p["in_jail"]:
-            where = f"In Jail · tried {p['jail_attempts']}"
-        else:
-            where = space(p["position"])
+            where += f" · tried {p['jail_attempts']}"
         out.append(
             {
                 **p,
@@ -162,7 +156,7 @@ def sheet(state: dict, pid: str) -> dict:
     p = next(x for x in state["players"] if x["id"] == pid)
     return {
         "player": p,
-        "where": "In Jail" if p["in_jail"] else space(p["position"]),
+        "where": present_where(p),
         "groups": holdings_of(state, pid),
         "net_worth": score(state, pid),
         "can_raise": can_raise(state, pid),
