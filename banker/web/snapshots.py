@@ -21,11 +21,12 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from banker import snapshot
 from banker.rules import pending_in_words, public_state
-from banker.rules.board import DECK_NAMES, DEED_IDS, DEEDS, JAIL, space_name
+from banker.rules.board import DECK_NAMES, DEED_IDS, DEEDS
 from banker.store import GameNotFound, StoreError
 from banker.web import get_store
 from banker.web.guards import error_page
 from banker.web.present import buildings_text
+from banker.web.present import where as present_where
 from banker.web.seats import as_banker
 
 bp = Blueprint("snapshots", __name__)
@@ -72,12 +73,11 @@ def paper_record(state: dict) -> dict:
     props = public["properties"]
     players = []
     for seat, p in enumerate(public["players"], 1):
+        where = present_where(p)
         if p["in_jail"]:
-            where = f"In Jail, {p['jail_attempts']} of 3 attempts at doubles made"
-        elif p["position"] == JAIL:
-            where = "Just Visiting (space 10)"
+            where += f", {p['jail_attempts']} of 3 attempts at doubles made"
         else:
-            where = f"{space_name(p['position'])} (space {p['position']})"
+            where += f" (space {p['position']})"
         players.append(
             {
                 **p,
