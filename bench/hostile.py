@@ -33,6 +33,7 @@ from banker import snapshot  # noqa: E402
 from banker.rules import public_state  # noqa: E402
 from banker.store import Store  # noqa: E402
 from bench.bot import Bot  # noqa: E402
+from tests.serving import call, request, serving  # noqa: E402
 
 NAMES = ["Ann", "Bob", "Cat", "Dan"]
 
@@ -185,6 +186,79 @@ def creates_per_minute(tries: int = 100) -> tuple[int, int]:
     return statuses.count(201), statuses.count(429)
 
 
+def _banker_command_ms(url: str, game: str, token: str) -> float:
+    """Wall milliseconds of one Banker's command on a fresh connection (it must be accepted)."""
+    t0 = time.perf_counter()
+    status, _, answer = call(
+        f"{url}/api/v1/games/{game}/commands",
+        "POST",
+        {"type": "adjust", "player": "p1", "amount": 1, "reason": "check"},
+        token,
+        timeout=30,
+    )
+    assert status == 200, answer
+    return (time.perf_counter() - t0) * 1000
+
+
+def banker_under_attack() -> dict:
+    """The Banker's commands on a real server (`banker serve`) while it is attacked, as
+    tests/test_hostile_serve.py attacks it: 150 slowloris sockets trickling a header byte each a
+    second, then 8 costly snapshot imports at once. {"slow": [ms], "imports": [ms], "statuses"}."""
+    import socket
+
+    with tempfile.TemporaryDirectory() as tmp, serving(Path(tmp) / "banker.db") as server:
+        status, _, created = call(f"{server.url}/api/v1/games", "POST", {"players": ["Ann", "Bob"]})
+        game, token = created["game_id"], created["banker_token"]
+        call(
+            f"{server.url}/api/v1/games/{game}/commands",
+            "POST",
+            {"type": "start", "first": "p1"},
+            token,
+        )
+        port = int(server.url.rsplit(":", 1)[1])
+        sockets = [socket.create_connection(("127.0.0.1", port), timeout=2) for _ in range(150)]
+        for sock in sockets:
+            sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")  # and never the blank line
+        slow = []
+        for _ in range(20):
+            for sock in sockets:
+                try:
+                    sock.sendall(b"X")
+                except OSError:
+                    pass
+            slow.append(_banker_command_ms(server.url, game, token))
+            time.sleep(0.05)
+        for sock in sockets:
+            sock.close()
+        docs = [
+            compact(worst_snapshot() if i % 2 else crafted_snapshot(moves=48_000)) for i in range(8)
+        ]
+        statuses: list[int] = []
+
+        def attack(data: bytes) -> None:
+            statuses.append(
+                request(
+                    f"{server.url}/api/v1/games/import", "POST", raw=data, timeout=60
+                ).status_code
+            )
+
+        attackers = [threading.Thread(target=attack, args=(d,)) for d in docs]
+        for t in attackers:
+            t.start()
+        imports = []
+        while any(t.is_alive() for t in attackers) and len(imports) < 40:
+            imports.append(_banker_command_ms(server.url, game, token))
+            time.sleep(0.05)
+        for t in attackers:
+            t.join(60)
+    return {"slow": slow, "imports": imports, "statuses": statuses}
+
+
+def _ms(xs: list[float]) -> str:
+    xs = sorted(xs)
+    return f"max {xs[-1]:.0f} ms (p50 {xs[len(xs) // 2]:.0f} ms, {len(xs)} commands)"
+
+
 def rows() -> list[tuple[str, str, str]]:
     """The bench table's rows: (measurement, budget, figure)."""
     out = []
@@ -220,6 +294,24 @@ def rows() -> list[tuple[str, str, str]]:
     out.append((f"bytes stored per command, no keys ({commands:,})", "", f"{per:,.0f} B"))
     per, commands = bytes_per_command(keyed=True)
     out.append((f"bytes stored per command, all keyed ({commands:,})", "", f"{per:,.0f} B"))
+    attacked = banker_under_attack()
+    out.append(
+        (
+            "Banker's command beside 150 slowloris sockets",
+            "<= 1 s",
+            _ms(attacked["slow"]),
+        )
+    )
+    codes = ", ".join(
+        f"{attacked['statuses'].count(c)}x {c}" for c in sorted(set(attacked["statuses"]))
+    )
+    out.append(
+        (
+            "Banker's command during 8 costly imports at once",
+            "<= 1 s",
+            f"{_ms(attacked['imports'])}; imports {codes}",
+        )
+    )
     created, refused = creates_per_minute()
     out.append(("games created per minute, one address", "30", f"{created} ({refused} got 429)"))
     return out
