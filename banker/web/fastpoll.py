@@ -92,7 +92,7 @@ class IdlePolls:
             return None
         data = environ["wsgi.input"].read(int(length))
         environ["wsgi.input"] = io.BytesIO(data)
-        if len(data) != int(length) or limits._SURROGATE_ESCAPE.search(data):
+        if len(data) != int(length) or limits.SURROGATE_ESCAPE.search(data):
             return None
         try:
             command = api.json_object(data)

@@ -48,7 +48,7 @@ _ENV = {
 }
 WINDOW = 60.0
 # A lone UTF-16 surrogate written as a JSON escape (\ud800 to \udfff): not a character.
-_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89abcdefABCDEF][0-9a-fA-F]{2}")
+SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89abcdefABCDEF][0-9a-fA-F]{2}")
 
 
 class Limiter:
@@ -127,7 +127,7 @@ def _lone_surrogates():
         data = request.get_data(cache=True)
     except Exception:  # too large: the view's own check answers that
         return None
-    if _SURROGATE_ESCAPE.search(data) and has_lone_surrogate(data):
+    if SURROGATE_ESCAPE.search(data) and has_lone_surrogate(data):
         return _refuse(400, "bad_text", NOT_TEXT)
     return None
 

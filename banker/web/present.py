@@ -1,6 +1,7 @@
 """How the pages say things, written once for the Banker's pages, the players' pages, the
 display and the pause page: money, what stands on a deed, where a token stands, a deed's facts
-and its rent in words, seat colors and the CSS classes that paint them. (What the table still has to settle, in words: banker.rules.pending_in_words.)
+and its rent in words, seat colors and the CSS classes that paint them. (What the table
+still has to settle, in words: banker.rules.pending_in_words.)
 
 Registered on the app (banker.web.create_app): `money` and `color_class` as Jinja filters,
 `money` also as a global (`{{ money(x) }}` and `{{ x | money }}` read the same).
