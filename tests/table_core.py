@@ -7,7 +7,7 @@ the board directly on its state.
     g.start("p1")
     g.refused(DomainError, type="build", property="boardwalk")   # 422, the state unchanged
 
-Standard library and `banker.rules` only: no web (tests/rules/ stays web-free).
+Standard library and `banker.rules` only: no web (tests/core/ stays web-free).
 """
 
 from __future__ import annotations
@@ -15,9 +15,8 @@ from __future__ import annotations
 import copy
 import json
 
-from game import Game
-
 from banker.rules import Refusal, apply, new_game
+from tests.game import Game
 
 
 class Reply:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from serving import request
+from tests.serving import request
 
 API = "/api/v1"
 
@@ -90,3 +90,7 @@ class HttpTable:
 
     def history(self, game, token=None) -> list[dict]:
         return game.read("/events", token)
+
+
+CREATED_FIELDS = ["game_id", "banker_token", "banker_url", "display_url", "players", "state"]
+"""The fields of a 201 answer to a new game or an import, in order."""

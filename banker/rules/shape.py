@@ -1,7 +1,7 @@
 """The state's shape, described once: the JSON schema (OpenAPI 3.0 flavour) of the public
 state, the contract's State (`public_state`). The OpenAPI document's State is this schema
 (banker/web/openapi_schemas.py); `new_game` builds a state of this shape and every command
-keeps it (tests/rules/test_state_shape.py checks both).
+keeps it (tests/core/test_state_shape.py checks both).
 
 The internal state is the public one plus the core's own bookkeeping, the keys starting with
 "_" (never shown to clients; a snapshot carries them): see BOOKKEEPING.

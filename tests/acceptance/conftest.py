@@ -7,8 +7,9 @@ the project's API documentation (docs/api.md) and the rule texts.
 from __future__ import annotations
 
 import pytest
-from serving import serving
-from table_web import HttpTable
+
+from tests.serving import serving
+from tests.table_web import HttpTable
 
 from .contract import EVENT_TEXTS
 

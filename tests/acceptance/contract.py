@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from game import Game
+from tests.game import Game
 
 REF = json.loads((Path(__file__).resolve().parents[1] / "data" / "g0009.json").read_text())
 DEEDS = {s["id"]: s for s in REF["board"] if "id" in s}

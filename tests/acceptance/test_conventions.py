@@ -7,7 +7,8 @@ the implementation (see tests/acceptance/contract.py)."""
 from __future__ import annotations
 
 import pytest
-from game import Game, error_of
+
+from tests.game import Game, error_of
 
 from .contract import (
     API,

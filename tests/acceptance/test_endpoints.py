@@ -9,9 +9,10 @@ from __future__ import annotations
 import re
 
 import pytest
-from game import Game, error_of
-from serving import serving
-from table_web import HttpTable
+
+from tests.game import Game, error_of
+from tests.serving import serving
+from tests.table_web import HttpTable
 
 from .contract import (
     API,

@@ -5,7 +5,7 @@ the implementation (see tests/acceptance/contract.py)."""
 
 from __future__ import annotations
 
-from game import Game
+from tests.game import Game
 
 from .contract import (
     AUCTION,

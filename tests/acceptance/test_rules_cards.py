@@ -6,7 +6,8 @@ the implementation (see tests/acceptance/contract.py)."""
 from __future__ import annotations
 
 import pytest
-from game import Game
+
+from tests.game import Game
 
 from .contract import (
     BOARD_ORDER,

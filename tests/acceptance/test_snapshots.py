@@ -9,7 +9,8 @@ import json
 import re
 
 import pytest
-from game import Game, error_of
+
+from tests.game import Game, error_of
 
 from .contract import (
     API,

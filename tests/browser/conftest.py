@@ -25,9 +25,10 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from game import Game
-from serving import CHROMIUM, CHROMIUM_ARGS
-from table_web import HttpTable
+
+from tests.game import Game
+from tests.serving import CHROMIUM, CHROMIUM_ARGS
+from tests.table_web import HttpTable
 
 PHONE = {
     "viewport": {"width": 390, "height": 844},

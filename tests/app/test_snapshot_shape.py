@@ -8,9 +8,9 @@ from __future__ import annotations
 import copy
 
 import pytest
-from test_snapshots import SCRIPT, games_in, get_snapshot, import_snapshot, played  # noqa: F401
 
 from banker.snapshot.shape import SNAPSHOT
+from tests.app.test_snapshots import SCRIPT, games_in, get_snapshot, import_snapshot, played  # noqa: F401
 
 # The objects of a snapshot the description names, and how to reach the first of each.
 OBJECTS = {
@@ -29,8 +29,8 @@ OPTIONAL = [
 
 
 @pytest.fixture
-def exported(played):  # noqa: F811  (the fixture of tests/test_snapshots.py)
-    """A snapshot of the SCRIPT's game (tests/test_snapshots.py)."""
+def exported(played):  # noqa: F811  (the fixture of tests/app/test_snapshots.py)
+    """A snapshot of the SCRIPT's game (tests/app/test_snapshots.py)."""
     return get_snapshot(played)
 
 

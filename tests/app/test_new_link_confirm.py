@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
-from tests.test_pages import Banker, find_button
-from tests.test_player import join_path, text_of
+from tests.app.test_pages import Banker, find_button
+from tests.app.test_player import join_path, text_of
 
 CONFIRM_SENTENCE = (
     "Give Ann a new link? Ann’s old link stops working at once : the phone that has it no "

@@ -11,12 +11,12 @@ import time
 from pathlib import Path
 
 import pytest
-from game import Game
-from serving import Server, call, run_banker
-from table_web import HttpTable
 
 from banker.serving import HEADER_SECONDS
 from bench.hostile import compact, crafted_snapshot, worst_snapshot
+from tests.game import Game
+from tests.serving import Server, call, run_banker
+from tests.table_web import HttpTable
 
 # How long a check waits for the Banker's answer before calling the server starved: wide, so a
 # loaded machine does not fail it; the milliseconds are bench.hostile's (budget 1 s).

@@ -8,13 +8,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-TESTS = Path(__file__).resolve().parent
+TESTS = Path(__file__).resolve().parents[1]
 WEB = ("flask", "werkzeug", "waitress", "http.client", "banker.web", "banker.store")
 
 
 def modules_loaded_by(paths: list[Path]) -> set[str]:
     """The modules a fresh interpreter holds after importing these test modules (as pytest
-    would: tests/ and the repository on the path)."""
+    would: the repository on the path)."""
     names = [".".join(p.relative_to(TESTS.parent).with_suffix("").parts) for p in paths]
     code = (
         "import importlib, json, sys\n"
@@ -24,7 +24,7 @@ def modules_loaded_by(paths: list[Path]) -> set[str]:
     out = subprocess.run(
         [sys.executable, "-c", code],
         cwd=TESTS.parent,
-        env={"PYTHONPATH": f"{TESTS}:{TESTS.parent}", "PATH": "/usr/bin:/bin"},
+        env={"PYTHONPATH": str(TESTS.parent), "PATH": "/usr/bin:/bin"},
         capture_output=True,
         text=True,
         timeout=60,
@@ -34,12 +34,12 @@ def modules_loaded_by(paths: list[Path]) -> set[str]:
 
 
 def test_the_core_tests_play_the_game_without_loading_any_web_code():
-    loaded = modules_loaded_by(sorted((TESTS / "rules").glob("*.py")))
-    assert {"game", "table_core", "banker.rules"} <= loaded
+    loaded = modules_loaded_by(sorted((TESTS / "core").glob("*.py")))
+    assert {"tests.game", "tests.table_core", "banker.rules"} <= loaded
     assert sorted(m for m in loaded if m.startswith(WEB)) == []
 
 
 def test_the_acceptance_suite_plays_the_game_without_loading_banker():
     loaded = modules_loaded_by(sorted((TESTS / "acceptance").glob("*.py")))
-    assert {"game", "table_web", "serving"} <= loaded
+    assert {"tests.game", "tests.table_web", "tests.serving"} <= loaded
     assert sorted(m for m in loaded if m == "banker" or m.startswith("banker.")) == []

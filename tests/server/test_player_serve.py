@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 import zxingcpp
-from serving import free_port, serving
 
 from banker.__main__ import lan_address, parser
+from tests.serving import free_port, serving
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 # print_ascii(invert=True) draws light modules: each character is two rows (top, bottom).
 HALF_BLOCKS = {"█": (0, 0), "▄": (1, 0), "▀": (0, 1), " ": (1, 1), "\xa0": (1, 1)}

@@ -6,12 +6,12 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import CREATED_FIELDS
-from game import refusal_of
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from banker.web import create_app
+from tests.game import refusal_of
+from tests.table_web import CREATED_FIELDS
 
 ROLL_TO_BALTIC = {"type": "roll", "player": "p1", "dice": [1, 2]}
 

@@ -19,7 +19,7 @@ from banker.rules.board import CARDS
 from banker.rules.schema import read
 from banker.web.pages import forms
 
-TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 STATE = new_game("g1", "g0009", ["Ann", "Bob", "Cy"], None)
 PLAYER_TYPES = forms.TYPES | {"propose_trade"}
 

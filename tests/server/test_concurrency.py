@@ -11,12 +11,12 @@ import time
 from urllib.parse import urlsplit
 
 import pytest
-from game import Game
-from serving import Server, call
-from table_web import HttpTable
 
 from banker import rules
 from banker.store import Store
+from tests.game import Game
+from tests.serving import Server, call
+from tests.table_web import HttpTable
 
 
 @pytest.fixture(scope="module")

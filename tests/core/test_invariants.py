@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import json
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -352,6 +353,7 @@ GAMES = st.sampled_from(
 )
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(st.data(), GAMES)
 def test_random_games_from_the_start_keep_the_books_and_replay_exactly(data, game):
@@ -367,6 +369,7 @@ def test_random_games_from_the_start_keep_the_books_and_replay_exactly(data, gam
     assert replay("g1", edition, names, options, accepted0 + accepted) == final
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(st.data(), GAMES)
 def test_random_games_on_a_dealt_table_keep_the_books_and_replay_exactly(data, game):

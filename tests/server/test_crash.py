@@ -12,13 +12,13 @@ import uuid
 from http.client import HTTPException
 
 import pytest
-from conftest import a_plausible_command
-from game import Game
-from serving import Server, call, run_banker
-from table_web import HttpTable
 
 from banker import rules
 from banker.store import Store, backup
+from tests.game import Game
+from tests.plays import a_plausible_command
+from tests.serving import Server, call, run_banker
+from tests.table_web import HttpTable
 
 KILLS = 5
 

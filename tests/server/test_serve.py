@@ -8,9 +8,10 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from serving import call, run_banker, serving
 
-REPO = Path(__file__).resolve().parent.parent
+from tests.serving import call, run_banker, serving
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture

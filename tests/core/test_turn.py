@@ -960,6 +960,7 @@ def test_while_a_card_is_pending_a_roll_is_refused():
 die = st.integers(1, 6)
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(edition=st.sampled_from(EDITIONS), n=st.integers(2, 6), data=st.data())
 def test_a_long_evening_of_play_keeps_the_books_straight(edition, n, data):

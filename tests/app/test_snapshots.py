@@ -10,11 +10,11 @@ import sqlite3
 from datetime import date
 
 import pytest
-from conftest import CREATED_FIELDS
-from game import Game
 
 from banker import snapshot
 from banker.web import create_app
+from tests.game import Game
+from tests.table_web import CREATED_FIELDS
 
 # Ann buys Baltic, Bob draws a Get Out of Jail Free card and buys Reading Railroad, Ann buys
 # Mediterranean and builds three houses, Bob mortgages his railroad, goes to Jail and fails a

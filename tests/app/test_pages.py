@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from werkzeug.datastructures import MultiDict
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CONFLICT = (
     "Not recorded: the table changed since this screen was drawn: Ann rolled 1 and 2. Ann landed "
     "on Baltic Avenue. Ann may buy Baltic Avenue for 60 or put it up for auction. Here it is "

@@ -16,10 +16,10 @@ import pytest
 import banker
 from banker.__main__ import parser
 from banker.store import SCHEMA_VERSION, Store
+from tests.server.test_player_serve import decode_terminal_qr
 from tests.serving import run_banker
-from tests.test_player_serve import decode_terminal_qr
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 OLD = "2020-01-02T03:04:05.000Z"
 
 

@@ -14,9 +14,8 @@ from __future__ import annotations
 
 import copy
 
-from table_core import CoreGame
-
 from banker.rules import BadCommand, DomainError
+from tests.table_core import CoreGame
 
 __all__ = ["BadCommand", "DomainError", "CoreGame", "NO_PENDING", "pending", "started"]
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 import copy
 
 import pytest
-from game import Game
-from table_web import FlaskTable
 
 from banker.rules.permissions import BANKER_ONLY, NOT_PLAYERS_ACT
-from tests.rules.helpers import started
+from tests.core.helpers import started
+from tests.game import Game
+from tests.table_web import FlaskTable
 
 
 @pytest.fixture

@@ -8,8 +8,6 @@ import logging
 import sqlite3
 
 import pytest
-from game import Game
-from table_web import FlaskTable
 
 from banker import snapshot
 from banker import store as store_module
@@ -18,6 +16,8 @@ from banker.rules.names import normalised_names
 from banker.web import create_app
 from banker.web.limits import RedactTokens, redact
 from bench.hostile import compact, crafted_snapshot, real_snapshot
+from tests.game import Game
+from tests.table_web import FlaskTable
 
 
 def count(db_path, sql: str) -> int:

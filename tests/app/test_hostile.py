@@ -11,7 +11,6 @@ import sqlite3
 
 import pytest
 import schemathesis
-from conftest import a_plausible_command
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis.errors import Unsatisfiable
 from schemathesis.checks import not_a_server_error
@@ -26,6 +25,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from banker.web import create_app
+from tests.plays import a_plausible_command
 
 CHECKS = [
     not_a_server_error,
@@ -117,6 +117,7 @@ def fuzz(op, mode, fixed: dict, failures: list, statuses: dict, aimed: bool = Fa
     run()
 
 
+@pytest.mark.slow
 def test_schemathesis_finds_no_server_error_and_no_answer_outside_the_documented_schema(fuzzed):
     app, created = fuzzed
     game = {"game_id": created["game_id"]}

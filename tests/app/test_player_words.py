@@ -3,7 +3,7 @@ read right (issue 15, point 9): "In Jail", "Just Visiting", "On Boardwalk", and 
 
 from __future__ import annotations
 
-from tests.test_player import START, page, text_of
+from tests.app.test_player import START, page, text_of
 
 
 def test_a_token_just_visiting_jail_reads_just_visiting_not_on_just_visiting(new_game):
@@ -39,8 +39,8 @@ def test_an_eliminated_player_is_told_they_are_out_not_that_they_have_no_deeds_y
 
 
 def test_the_bankers_sheet_reads_token_in_jail_not_stands_on_in_jail(client, game):
-    from tests.test_pages import Banker
-    from tests.test_pages import text_of as page_text
+    from tests.app.test_pages import Banker
+    from tests.app.test_pages import text_of as page_text
 
     game.do({"type": "roll", "player": "p1", "dice": [3, 4]})  # Chance
     game.do({"type": "draw_card", "deck": "chance", "card": "go-to-jail"})

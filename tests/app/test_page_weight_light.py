@@ -9,7 +9,7 @@ import gzip
 import re
 from pathlib import Path
 
-from tests.test_player import decode_qr_svg
+from tests.app.test_player import decode_qr_svg
 
 
 def _loads(html: str) -> tuple[list[str], list[str]]:
@@ -111,7 +111,7 @@ def test_a_players_code_is_the_bankers_alone_and_a_new_link_is_a_new_image(new_g
 
 
 def test_a_static_file_is_gzipped_once_at_the_highest_level_and_served_the_same(client):
-    css = (Path(__file__).resolve().parents[1] / "static" / "banker.css").read_bytes()
+    css = (Path(__file__).resolve().parents[2] / "static" / "banker.css").read_bytes()
     bodies = []
     for _ in range(2):
         r = client.get("/static/banker.css", headers={"Accept-Encoding": "gzip"})

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from table_core import CoreGame, player_in
+from tests.table_core import CoreGame, player_in
 
 from .helpers import BadCommand, DomainError, pending, started
 
