@@ -16,7 +16,7 @@ from banker import store as store_module
 from banker.rules import BadCommand
 from banker.rules.names import normalised_names
 from banker.web import create_app
-from banker.web.limits import RedactTokens, redact
+from banker.web.common.limits import RedactTokens, redact
 from bench.hostile import compact, crafted_snapshot, real_snapshot
 
 

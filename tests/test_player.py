@@ -14,7 +14,7 @@ from banker.web import create_app
 
 START = {"type": "start", "first": "p1"}
 ROLL_TO_BALTIC = {"type": "roll", "player": "p1", "dice": [1, 2]}
-PANEL = '<main>{% include "player/_join_panel.html" ignore missing %}</main>'
+PANEL = '<main>{% include "table/_join_panel.html" ignore missing %}</main>'
 NO_STORE = "private, no-store"
 
 

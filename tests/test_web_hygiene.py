@@ -31,7 +31,7 @@ def test_no_template_carries_inline_style_or_script(template):
 
 import gzip  # noqa: E402
 
-from banker.web.hygiene import CSP, GZIP_FROM  # noqa: E402
+from banker.web.common.hygiene import CSP, GZIP_FROM  # noqa: E402
 
 GZIP = {"Accept-Encoding": "gzip, deflate, br"}
 
