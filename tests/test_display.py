@@ -1,4 +1,4 @@
-"""The display (display_url), the story pages and the phone's Board (issue 16): routes, tokens,
+"""The display (display_url), the story pages and the phone's Board: routes, tokens,
 private_cash and the cheap 204 poll."""
 
 from __future__ import annotations

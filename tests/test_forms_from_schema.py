@@ -1,4 +1,4 @@
-"""The Banker's and the players' forms read every command as the core's schema says (issue 11.1).
+"""The Banker's and the players' forms read every command as the core's schema says.
 
 `banker.web.common.forms` derives each command's fields, their order and their JSON types from
 `banker.rules.COMMAND_SCHEMA` (the schema the OpenAPI document is made from). These tests hold

@@ -1,5 +1,5 @@
-"""Issue 12, in process: bounded import, bounded storage, limits on new games, every input has
-an answer, names that cannot fool the table, and no token in a log line."""
+"""What a stranger may cost, in process: bounded import, bounded storage, limits on new games,
+every input has an answer, names that cannot fool the table, and no token in a log line."""
 
 from __future__ import annotations
 

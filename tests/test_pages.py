@@ -503,7 +503,7 @@ def test_a_held_jail_card_is_offered_in_jail_and_the_partner_who_rolls_is_named(
     assert "Use the Chance card" not in page  # the card is Ann & Bob's
 
 
-# -- issue 15: the Banker's flow without a slip --------------------------------------------
+# -- the Banker's flow without a slip ------------------------------------------------------
 
 
 def test_bankruptcy_asks_first_then_says_what_passes_to_the_bank(game, banker):
@@ -688,7 +688,7 @@ def test_a_plain_form_from_this_site_is_accepted_although_no_referrer_makes_its_
     assert r.status_code == 303 and game.state["players"][0]["position"] == 3
 
 
-# -- issue 13 on the Banker's table: the deadline's last claims, stopping early ------------
+# -- the Banker's table: the deadline's last claims, stopping early -----------------------
 
 
 def test_stopping_early_is_confirmed_then_shows_standings_unranked_and_undo_takes_it_back(

@@ -1,4 +1,4 @@
-"""The story of a game (issue 16): its chart data equals what the stored events and states say."""
+"""The story of a game: its chart data equals what the stored events and states say."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One web layer (issue 11): the checks every page needs are made once, for every blueprint."""
+"""One web layer: the checks every page needs are made once, for every blueprint."""
 
 from __future__ import annotations
 

@@ -66,7 +66,7 @@ MAX_DEPTH = 64  # a real snapshot nests about 10 levels; the checks below recurs
 
 _MAX_ID = 64
 _MAX_TEXT = 2000
-# The work of one import, bounded in proportion to a real game (issue 12): a 5,000-event game
+# The work of one import, bounded in proportion to a real game: a 5,000-event game
 # has about 2,100 commands and 1 MB; a 5 MB file of a real game, about 10,500 commands.
 MAX_COMMANDS = 12_000
 MAX_EVENTS = 30_000
@@ -271,7 +271,7 @@ def _new_state(new_game_id: str, edition: str, names: list, options: dict | None
         ) from None
 
 
-# -- bounds: cheap checks before the replay, and a budget for the replay itself (issue 12) -------
+# -- bounds: cheap checks before the replay, and a budget for the replay itself ------------------
 
 
 def precheck(data: bytes) -> None:

@@ -36,7 +36,7 @@ def _op(op_id: str, summary: str, responses: dict, body: str = "", public: bool 
 
 
 MEDIA_ERROR = {"415": _error("The body was not sent as Content-Type: application/json.")}
-# What a stranger may cost (issue 12): limits on making games, with Retry-After for 429 and 503.
+# What a stranger may cost: limits on making games, with Retry-After for 429 and 503.
 NEW_GAME_LIMITS = {
     "429": _error("This address made too many games in the last minute (see Retry-After)."),
     "503": _error("The server holds its ceiling of games, or is resuming another snapshot."),
@@ -121,7 +121,7 @@ def _command_paths() -> dict:
             "post": _op(
                 "postCommand",
                 "Apply one command. A player's token may send only the commands "
-                "of API.md's 'Who may send it' for its own player (else 403 banker_only); "
+                "of docs/api.md's 'Who may send it' for its own player (else 403 banker_only); "
                 "the display's token none.",
                 {
                     "200": _ok("The new version, its events and state.", _ref("CommandAnswer")),

@@ -1,5 +1,5 @@
 """The board as the display and the phone's Board draw it: 40 spaces with owners, buildings,
-mortgages and tokens, plus who must act now (issue 16). Read from a public state only.
+mortgages and tokens, plus who must act now. Read from a public state only.
 
 Seat colours are CSS classes (`seat-0` … `seat-5`, static/chart.css) so that each scheme,
 light or dark, gets a shade with enough contrast; the hues are those of the Banker's screens.
@@ -331,7 +331,7 @@ def mini_cells(all_spaces: list[dict]) -> list[dict]:
 
 
 def phone(state: dict) -> dict:
-    """Everything templates/pages/_board.html shows."""
+    """Everything templates/table/_board.html shows."""
     all_spaces = spaces(state)
     return {
         "spaces": all_spaces,

@@ -24,7 +24,7 @@ SECURITY_HEADERS = (
     ("X-Content-Type-Options", "nosniff"),
     ("Referrer-Policy", "no-referrer"),
 )
-# A smaller body fits one packet as it is: compressing it saves the phone nothing (issue 17).
+# A smaller body fits one packet as it is: compressing it saves the phone nothing.
 GZIP_FROM = 1024
 _COMPRESSIBLE = re.compile(
     r"^(text/|application/(json|javascript|manifest\+json|problem\+json|xml)|image/svg\+xml)"
@@ -114,8 +114,8 @@ class _Chain:
             self.body.close()
 
 
-# Static files compressed once, at the highest level, for every later first load (issue 17:
-# htmx alone took 1.5 ms of the server's CPU to compress each time). Their ETag (the file's
+# Static files compressed once, at the highest level, for every later first load (htmx
+# alone took 1.5 ms of the server's CPU to compress each time). Their ETag (the file's
 # time and size) and length tell a changed file.
 _GZIPPED: dict[tuple, bytes] = {}
 

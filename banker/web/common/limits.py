@@ -1,4 +1,4 @@
-"""What a stranger may cost the server (issue 12): limits on making games, ceilings on what is
+"""What a stranger may cost the server: limits on making games, ceilings on what is
 stored, text that is not text, and tokens kept out of the logs.
 
 Anyone who reaches the server may create or import a game without a token (the contract wants

@@ -22,7 +22,7 @@ from banker.web.table.blueprint import bp
 def link_code(game_id: str, who: str):
     """The QR code of a link the Banker's table shows, as an SVG image: `who` is a player's id
     (their page) or "display" (the big screen). An image rather than inline markup, so that the
-    table's first load does not carry codes that sit in closed panels (issue 17): the browser
+    table's first load does not carry codes that sit in closed panels: the browser
     fetches one when its panel opens. The game's Banker only; never cached (a new link changes
     it)."""
     if banker_token_given(game_id) is None:
