@@ -641,7 +641,7 @@ def test_the_heading_names_who_acts_now_and_then_whose_roll_is_next(game, banker
 
 
 def test_the_start_form_offers_every_option_of_the_contract(client):
-    from banker.rules.game import OPTIONS
+    from banker.rules import OPTIONS
 
     html = client.get("/").get_data(as_text=True)
     assert '<input type="checkbox" name="players_act" checked>' in html  # on by default

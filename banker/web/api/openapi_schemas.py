@@ -14,6 +14,7 @@ from banker.rules import (
     state_schema,
 )
 from banker.rules.board import DEED_IDS
+from banker.rules.options import EDITIONS, options_schema
 from banker.snapshot.shape import snapshot_schema as snapshot_document_schema
 
 
@@ -66,7 +67,7 @@ def game_schemas() -> dict:
     return {
         "NewGame": json_object(
             {
-                "edition": {"type": "string", "enum": ["g0009", "classic"], "default": "g0009"},
+                "edition": {"type": "string", "enum": list(EDITIONS), "default": "g0009"},
                 "players": {
                     "type": "array",
                     "items": {"type": "string"},
@@ -75,25 +76,8 @@ def game_schemas() -> dict:
                     "description": "Names in seating order, each 1 to 30 characters once "
                     "surrounding spaces are trimmed, no two alike; exactly 4 with teams.",
                 },
-                "options": json_object(
-                    {
-                        "auction_all": {"type": "boolean", "default": False},
-                        "deadline": {"type": "boolean", "default": False},
-                        "teams": {"type": "boolean", "default": False},
-                        "hotel_shortage_ruling": {
-                            "type": "boolean",
-                            "description": "Default: true in g0009; refused in classic.",
-                        },
-                        "private_cash": {"type": "boolean", "default": False},
-                        "players_act": {
-                            "type": "boolean",
-                            "default": True,
-                            "description": "Players' tokens may send the player commands; "
-                            "false: only claim_rent.",
-                        },
-                    },
-                    description="Variations are g0009 only; null or absent: all defaults.",
-                    nullable=True,
+                "options": options_schema(
+                    "Each optional; null or absent: all defaults.", nullable=True
                 ),
             },
             ["players"],

@@ -9,6 +9,7 @@ from datetime import date
 
 from banker.rules import pending_in_words, public_state
 from banker.rules.board import DECK_NAMES, DEED_IDS, DEEDS
+from banker.rules.options import OPTIONS
 from banker.web.common.present import buildings_text, where
 
 
@@ -73,13 +74,13 @@ def _deed(deed_id: str, held: dict) -> dict:
 
 
 def _variations(options: dict) -> list[str]:
-    shown = {
-        "auction_all": "auction every purchase",
-        "deadline": "agreed deadline",
-        "teams": "two partnerships",
-        "hotel_shortage_ruling": "hotel-shortage ruling",
-    }
-    return [text for key, text in shown.items() if options.get(key)]
+    """The rules of play the game was created with, in words: every variation and house rule
+    switched on (what the players' phones may do is not the table's rule)."""
+    return [
+        o.label[:1].lower() + o.label[1:]
+        for name, o in OPTIONS.items()
+        if o.group != "phones" and options.get(name)
+    ]
 
 
 def _next_roller(public: dict, names: dict) -> str:

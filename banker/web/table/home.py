@@ -7,7 +7,8 @@ from flask import redirect, render_template, request
 from htmx_flask import make_response as htmx_response
 from werkzeug.datastructures import MultiDict
 
-from banker.rules import OPTIONS, DomainError
+from banker.rules import DomainError
+from banker.rules.options import OPTIONS, form_groups
 from banker.web.common.guards import wants_fragment
 from banker.web.common.present import player_names
 from banker.web.common.seats import joined_tokens, known_games
@@ -40,27 +41,22 @@ def _home_context(error: str | None = None, form: MultiDict | None = None) -> di
         "others": 0,
         "error": error,
         "form": form or MultiDict(),
+        "option_groups": form_groups(),
     }
 
 
-# The Start form's switches, in the contract's names (players_act is on unless switched off).
-NEW_GAME_OPTIONS = ("players_act", "private_cash", "auction_all", "deadline", "teams")
-
-
 def _new_game_options(form, edition: str) -> dict:
-    """The switches of the Start form as the contract's options (only those the core knows)."""
+    """The Start form's switches as the contract's options (banker.rules.options). An option
+    this edition offers is sent on or off as switched; one it does not offer is sent only when
+    switched on against its default (the core then says why not), so a switch left as it was
+    drawn never refuses a game."""
     options = {}
-    for key in NEW_GAME_OPTIONS:
-        if key not in OPTIONS:
-            continue
-        on = form.get(key) == "on"
-        if key == "players_act":
-            options[key] = on  # sent either way: it is on unless the Banker switched it off
-        elif on:
-            options[key] = True  # the core says why classic has none of the variations
-    if edition == "g0009":
-        # The ruling's switch is on by default; classic has no such ruling, so it is not sent.
-        options["hotel_shortage_ruling"] = form.get("hotel_shortage_ruling") == "on"
+    for name, option in OPTIONS.items():
+        on = form.get(name) == "on"
+        if edition in option.editions:
+            options[name] = on
+        elif on and not option.default:
+            options[name] = True
     return options
 
 
