@@ -8,7 +8,7 @@ from . import auctions, cards, corrections, debts, endgame, holdings, rent, sche
 from .board import DEED_IDS, HOTELS, HOUSES, STARTING_CASH
 from .errors import BadCommand, DomainError
 from .names import normalised_names
-from .options import EDITIONS, checked_options
+from .options import EDITIONS, OPTIONS, checked_options, defaults
 from .state import clone, event, pay, require_playing
 
 
@@ -228,13 +228,18 @@ def settle(s: dict, events: list) -> None:
 
 
 def upgrade(state: dict) -> dict:
-    """A state saved before trade offers and players_act (2026-12-01) with their defaults
-    added; any other state as it is. Games kept in a database or a snapshot stay playable."""
-    if "trade_offers" in state["pending"] and "_offers" in state:
+    """A state saved before trade offers (2026-12-01) or before one of its options was declared,
+    with their defaults added; any other state as it is. Games kept in a database or a snapshot
+    stay playable."""
+    if (
+        "trade_offers" in state["pending"]
+        and "_offers" in state
+        and OPTIONS.keys() <= state["options"].keys()
+    ):
         return state
     s = dict(state)
     s["pending"] = {**state["pending"], "trade_offers": state["pending"].get("trade_offers", [])}
-    s["options"] = {"players_act": True, **state["options"]}
+    s["options"] = {**defaults(state["edition"]), **state["options"]}
     s.setdefault("_offers", 0)
     if "_undo" in s:
         s["_undo"] = [{**e, "state": upgrade(e["state"])} for e in s["_undo"]]

@@ -116,6 +116,12 @@ NOT_IN_EDITION = (
 )
 
 
+def defaults(edition: str) -> dict[str, bool]:
+    """Every option at its default in `edition`: a game created without options, and what a
+    game stored before an option was declared is read with (banker.rules.game.upgrade)."""
+    return {name: o.default_in(edition) for name, o in OPTIONS.items()}
+
+
 def checked_options(edition: str, given) -> dict[str, bool]:
     """Every option's value for a new game in `edition`: those `given` (an object of option
     names to true or false, or None), the others at their defaults. BadCommand (400) for a
@@ -129,7 +135,7 @@ def checked_options(edition: str, given) -> dict[str, bool]:
             raise BadCommand(f"There is no option '{str(k)[:40]}'.", "unknown_option")
         if not isinstance(v, bool):
             raise BadCommand(f"Option '{k}' must be true or false.", "wrong_type")
-    values = {name: given.get(name, o.default_in(edition)) for name, o in OPTIONS.items()}
+    values = {**defaults(edition), **given}
     asked = [name for name, o in OPTIONS.items() if values[name] and edition not in o.editions]
     if asked:
         elsewhere = sorted({e for name in asked for e in OPTIONS[name].editions})

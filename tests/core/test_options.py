@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from banker.rules import BadCommand, DomainError, new_game, state_schema
+from banker.rules import BadCommand, DomainError, new_game, state_schema, upgrade
 from banker.rules.options import EDITIONS, GROUPS, OPTIONS, checked_options, form_groups
 
 TEAMS = ["Ann", "Bob", "Cat", "Dan"]
@@ -63,3 +63,11 @@ def test_the_start_form_shows_every_option_once_in_its_declared_part():
     assert [g["title"] for g in form_groups()] == [
         GROUPS[k] for k in GROUPS if any(o.group == k for o in OPTIONS.values())
     ]
+
+
+@pytest.mark.parametrize("name", list(OPTIONS))
+def test_a_game_stored_before_an_option_was_declared_is_read_with_it_at_its_default(name):
+    state = new_game("g1", "g0009", list(TEAMS))
+    before = {**state, "options": {k: v for k, v in state["options"].items() if k != name}}
+    assert upgrade(before)["options"] == state["options"]
+    assert upgrade(state) is state  # a state of today is read as it is
