@@ -22,7 +22,9 @@ every event in seq order with the version of the command that made it.
 
 Reading one back (`check`) trusts nothing: every field's type and range is checked, the
 commands are replayed through the rules core from a new game, and the events and state they
-produce must be exactly the recorded ones. Pure: no SQLite, no Flask, no clock.
+produce must be exactly the recorded ones. No SQLite, no Flask; its one clock bounds the
+replay's CPU time (`time.thread_time`, MAX_REPLAY_SECONDS), and the replay yields to the
+table's requests between commands.
 """
 
 from __future__ import annotations
