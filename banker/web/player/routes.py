@@ -36,6 +36,7 @@ from banker.web.player.remote import player_view
 bp = Blueprint("player", __name__)
 
 MAX_KEY = 100
+SAID_COOKIE = "said"  # the sentence of a plain POST, carried across its redirect
 REPLACED = (
     "This link no longer works: the Banker gave this player a new one. "
     "Ask the Banker to show you your QR code again."
@@ -96,13 +97,9 @@ def _gone(token: str):
     return link_error_page(403 if revoked else 404, REPLACED if revoked else UNKNOWN, refresh=True)
 
 
-def _said_cookie() -> str:
-    return "said"
-
-
-def _read_said(token: str) -> dict | None:
+def _read_said() -> dict | None:
     """The sentence of this phone's last action, carried across a plain POST's redirect."""
-    said = sentence_cookie(_said_cookie())
+    said = sentence_cookie(SAID_COOKIE)
     return said and {"text": said["text"], "refused": bool(said.get("refused"))}
 
 
@@ -111,11 +108,11 @@ def _read_said(token: str) -> dict | None:
 def join(token: str, game_id: str, player_id: str):
     """A player's own page (join_url): their money, deeds and the table, kept live, and the
     remote's controls for their own offer, bids, jail, deeds, debt, claims and trades."""
-    said = _read_said(token)
+    said = _read_said()
     view = player_view(token, game_id, player_id, args=request.args)
     response = make_response(render_template("player/page.html", said=said, **view))
     if said:
-        response.delete_cookie(_said_cookie(), path=_page_path(token))
+        response.delete_cookie(SAID_COOKIE, path=_page_path(token))
     return response
 
 
@@ -205,7 +202,7 @@ def _answer(token: str, game_id: str, player_id: str, command, answer, error):
         return make_response(html, getattr(error, "status", 400))
     response = redirect(_page_path(token), code=303)
     response.set_cookie(
-        _said_cookie(),
+        SAID_COOKIE,
         quote(json.dumps(said)),
         path=_page_path(token),
         httponly=True,
