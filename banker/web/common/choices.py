@@ -37,6 +37,7 @@ def bidders(state: dict) -> list[dict]:
 
 
 def debt(state: dict) -> dict | None:
+    """The debt open now, with the debtor's cash, deeds and whether bankruptcy is allowed."""
     d = state["pending"]["debt"]
     if not d:
         return None
