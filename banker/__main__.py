@@ -101,7 +101,7 @@ def serve(args: argparse.Namespace) -> None:
     """Run the web app under waitress and print the URL to open."""
     from banker.serving import AlreadyServed, hold_database
     from banker.web import create_app
-    from banker.web.qr import print_qr
+    from banker.web.common.qr import print_qr
 
     config = {"DATABASE": str(args.db), "PUBLIC_URL": args.public_url}
     app = _guarded(str(args.db), lambda: create_app(config))
@@ -172,7 +172,7 @@ def games(args: argparse.Namespace) -> None:
 
 
 def list_games(store, args: argparse.Namespace) -> None:
-    from banker.web.qr import print_qr
+    from banker.web.common.qr import print_qr
 
     found = store.list_games()
     if not found:
@@ -198,7 +198,7 @@ def new_link(store, args: argparse.Namespace) -> None:
     """Replace a game's Banker token: through the running server when there is one (so that
     it forgets the old token at once), else in the database."""
     from banker.store import GameNotFound
-    from banker.web.qr import print_qr
+    from banker.web.common.qr import print_qr
 
     game_id = args.new_link
     try:

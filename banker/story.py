@@ -1,4 +1,4 @@
-"""The story of a game, derived from its stored events and states (issue 16). No Flask, no SQL.
+"""The story of a game, derived from its stored events and states. No Flask, no SQL.
 
 Two steps, so that the store reads only what is needed:
 

@@ -6,7 +6,7 @@ Starts the real server (`banker serve`) on loopback with a fresh database and on
 players. Each player's phone is a thread polling `GET /join/<token>/version?v=N` at the page's
 pace (every 700 ms), as `bench.idle_polling.Phone`; the Banker's page is a thread polling
 `GET /games/<id>/poll?v=N&screen=table` with its cookie at its page's pace (read from
-templates/pages/_poll.html: every 2 s when this was written). An auction is open and the players
+templates/table/_poll.html: every 2 s when this was written). An auction is open and the players
 bid from their own phones, one bid about every 1.3 s, each through the JSON API with that
 player's own token (`players_act`).
 
@@ -37,8 +37,8 @@ from bench.run import server  # noqa: E402
 
 
 def _banker_poll_every() -> float:
-    """The Banker's page's poll period, read from templates/pages/_poll.html (`every 2s`)."""
-    text = (REPO / "templates" / "pages" / "_poll.html").read_text()
+    """The Banker's page's poll period, read from templates/table/_poll.html (`every 2s`)."""
+    text = (REPO / "templates" / "table" / "_poll.html").read_text()
     m = re.search(r"every (\d+(?:\.\d+)?)(ms|s)\b", text)
     if m is None:
         return 2.0

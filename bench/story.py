@@ -37,7 +37,7 @@ def long_game(store, events: int, seed: int = 7) -> str:
 def measure_story(events: int = 10_000, runs: int = 5) -> dict:
     """{"events", "rounds", "derive": [s], "page": [s], "page_bytes"} for a fresh long game."""
     from banker.web import create_app
-    from banker.web import stories as story_pages
+    from banker.web.common import story_cache
 
     with tempfile.TemporaryDirectory() as tmp:
         app = create_app({"DATABASE": str(Path(tmp) / "story.db")})
@@ -49,7 +49,7 @@ def measure_story(events: int = 10_000, runs: int = 5) -> dict:
         with app.app_context():
             for _ in range(runs):
                 t0 = time.perf_counter()
-                story = story_pages.compute(store, game_id)
+                story = story_cache.compute(store, game_id)
                 derive.append(time.perf_counter() - t0)
                 rounds = story["rounds_played"]
         for _ in range(runs):

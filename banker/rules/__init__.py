@@ -10,7 +10,8 @@ Standard library only: no Flask, no SQLite, no clock, no randomness.
 Every refusal raises DomainError (422) or BadCommand (400) with a sentence for the Banker; a
 command's shape is checked first (`schema`), whatever the state.
 
-Modules, each importing only those before it (no cycle): board, errors ← state (lookups,
+Modules, each importing only those before it (no cycle): board, errors ← options (every game
+option, declared once: OPTIONS, checked_options, options_schema) ← state (lookups,
 money, events, gates), schema (command fields) ← holdings (building, mortgages, score), rent
 (rent and claims) ← auctions ← turn (whose turn, rolls, landing, jail) ← cards; holdings ← trades
 ← debts; endgame (deadline, score_game, stop), corrections (adjust, move) ← game (new_game,
@@ -31,7 +32,7 @@ The web layer imports the core from here only (board facts: banker.rules.board).
 
 from .endgame import askable_claims, claims_wait, phase, phase_sentence
 from .errors import BadCommand, DomainError, Refusal
-from .game import OPTIONS, apply, new_game, public_state, replay, undo_refusal, upgrade
+from .game import apply, new_game, public_state, replay, undo_refusal, upgrade
 from .holdings import (
     bankruptcy_refusal,
     build_refusal,
@@ -44,6 +45,7 @@ from .holdings import (
     set_has_buildings,
     unmortgage_refusal,
 )
+from .options import OPTIONS
 from .permissions import player_refusal, view_for
 from .rent import claim_refusal, owned_in_group, owns_set, rent, utility_multiplier
 from .schema import COMMANDS as COMMAND_SCHEMA

@@ -8,11 +8,8 @@ from . import auctions, cards, corrections, debts, endgame, holdings, rent, sche
 from .board import DEED_IDS, HOTELS, HOUSES, STARTING_CASH
 from .errors import BadCommand, DomainError
 from .names import normalised_names
+from .options import EDITIONS, OPTIONS, checked_options, defaults
 from .state import clone, event, pay, require_playing
-
-EDITIONS = ("g0009", "classic")
-VARIATIONS = ("auction_all", "deadline", "teams")
-OPTIONS = VARIATIONS + ("hotel_shortage_ruling", "private_cash", "players_act")
 
 
 def new_game(game_id: str, edition: str, names: list, options: dict | None = None) -> dict:
@@ -31,7 +28,11 @@ def new_game(game_id: str, edition: str, names: list, options: dict | None = Non
         raise BadCommand(
             "Two players have the same name: give each a different one.", "duplicate_name"
         )
-    opts = _options(edition, options, len(names))
+    opts = checked_options(edition, options)
+    if opts["teams"] and len(names) != 4:
+        raise DomainError(
+            "The partnerships variation needs exactly four names: two pairs.", "teams_need_four"
+        )
     if opts["teams"]:
         groups = [names[:2], names[2:]]
     else:
@@ -87,34 +88,6 @@ def _new_state(game_id: str, edition: str, opts: dict, groups: list[list[str]]) 
         "_after_debt": None,
         "_turns_begun": {},
     }
-
-
-def _options(edition: str, options, n_names: int) -> dict:
-    if options is None:
-        options = {}
-    if not isinstance(options, dict):
-        raise BadCommand("'options' must be an object.", "wrong_type")
-    for k, v in options.items():
-        if k not in OPTIONS:
-            raise BadCommand(f"There is no option '{str(k)[:40]}'.", "unknown_option")
-        if not isinstance(v, bool):
-            raise BadCommand(f"Option '{k}' must be true or false.", "wrong_type")
-    opts = {k: bool(options.get(k, False)) for k in OPTIONS}
-    opts["hotel_shortage_ruling"] = options.get("hotel_shortage_ruling", edition == "g0009")
-    opts["players_act"] = options.get("players_act", True)
-    if edition == "classic":
-        asked = [k for k in VARIATIONS + ("hotel_shortage_ruling",) if opts[k]]
-        if asked:
-            raise DomainError(
-                f"The classic edition offers no house variations or hotel-shortage "
-                f"ruling ({', '.join(asked)}); they belong to g0009.",
-                "not_in_edition",
-            )
-    if opts["teams"] and n_names != 4:
-        raise DomainError(
-            "The partnerships variation needs exactly four names: two pairs.", "teams_need_four"
-        )
-    return opts
 
 
 def undo_refusal(state: dict) -> DomainError | None:
@@ -255,13 +228,18 @@ def settle(s: dict, events: list) -> None:
 
 
 def upgrade(state: dict) -> dict:
-    """A state saved before trade offers and players_act (2026-12-01) with their defaults
-    added; any other state as it is. Games kept in a database or a snapshot stay playable."""
-    if "trade_offers" in state["pending"] and "_offers" in state:
+    """A state saved before trade offers (2026-12-01) or before one of its options was declared,
+    with their defaults added; any other state as it is. Games kept in a database or a snapshot
+    stay playable."""
+    if (
+        "trade_offers" in state["pending"]
+        and "_offers" in state
+        and OPTIONS.keys() <= state["options"].keys()
+    ):
         return state
     s = dict(state)
     s["pending"] = {**state["pending"], "trade_offers": state["pending"].get("trade_offers", [])}
-    s["options"] = {"players_act": True, **state["options"]}
+    s["options"] = {**defaults(state["edition"]), **state["options"]}
     s.setdefault("_offers", 0)
     if "_undo" in s:
         s["_undo"] = [{**e, "state": upgrade(e["state"])} for e in s["_undo"]]

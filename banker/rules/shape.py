@@ -10,7 +10,7 @@ The internal state is the public one plus the core's own bookkeeping, the keys s
 from __future__ import annotations
 
 from .board import DECKS, DEED_IDS
-from .game import OPTIONS
+from .options import OPTIONS
 from .schema import PROPERTY_SCHEMA, PlayerId
 from .schema import describe as describe_command
 

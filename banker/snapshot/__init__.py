@@ -22,7 +22,9 @@ every event in seq order with the version of the command that made it.
 
 Reading one back (`check`) trusts nothing: every field's type and range is checked, the
 commands are replayed through the rules core from a new game, and the events and state they
-produce must be exactly the recorded ones. Pure: no SQLite, no Flask, no clock.
+produce must be exactly the recorded ones. No SQLite, no Flask; its one clock bounds the
+replay's CPU time (`time.thread_time`, MAX_REPLAY_SECONDS), and the replay yields to the
+table's requests between commands.
 """
 
 from __future__ import annotations
@@ -66,7 +68,7 @@ MAX_DEPTH = 64  # a real snapshot nests about 10 levels; the checks below recurs
 
 _MAX_ID = 64
 _MAX_TEXT = 2000
-# The work of one import, bounded in proportion to a real game (issue 12): a 5,000-event game
+# The work of one import, bounded in proportion to a real game: a 5,000-event game
 # has about 2,100 commands and 1 MB; a 5 MB file of a real game, about 10,500 commands.
 MAX_COMMANDS = 12_000
 MAX_EVENTS = 30_000
@@ -271,7 +273,7 @@ def _new_state(new_game_id: str, edition: str, names: list, options: dict | None
         ) from None
 
 
-# -- bounds: cheap checks before the replay, and a budget for the replay itself (issue 12) -------
+# -- bounds: cheap checks before the replay, and a budget for the replay itself ------------------
 
 
 def precheck(data: bytes) -> None:

@@ -8,7 +8,7 @@ two cannot name different fields. Pure: the standard library and the core only.
 from __future__ import annotations
 
 from banker.rules import json_nullable, json_object
-from banker.rules.game import EDITIONS
+from banker.rules.options import EDITIONS, options_schema
 
 FORMAT = "banker-snapshot"
 FORMAT_VERSION = 1
@@ -29,11 +29,7 @@ def _snapshot_game() -> dict:
                 "maxItems": 6,
                 "description": "The names as given at creation, in seating order.",
             },
-            "options": {
-                "type": "object",
-                "nullable": True,
-                "description": "The options as given at creation.",
-            },
+            "options": options_schema("The options as given at creation.", nullable=True),
             "created_at": json_nullable({"type": "string", "format": "date-time"}),
         },
         ["id", "edition", "players", "options"],

@@ -232,7 +232,7 @@ def _scoped_keys(db: sqlite_utils.Database) -> None:
         db["commands"].add_column("key_scope", str, not_null_default="")
     db.execute("drop index if exists commands_idempotency_key")
     # Only keyed commands in the index (partial): a command sent without a key, most of them,
-    # then writes no index page (issue 17); `idempotency_key = ?` still finds a key through it.
+    # then writes no index page; `idempotency_key = ?` still finds a key through it.
     found = db.execute(
         "select sql from sqlite_master where name = 'commands_scoped_idempotency_key'"
     ).fetchone()

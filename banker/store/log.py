@@ -1,5 +1,5 @@
 """The rows of the append-only log: a command's row, its events' rows, what the story keeps
-of a state at a round's start, and the bounded answers of keyed commands (issue 12)."""
+of a state at a round's start, and the bounded answers of keyed commands."""
 
 from __future__ import annotations
 

@@ -105,7 +105,7 @@ class Reads:
             self.commands(game_id),
         )
 
-    # -- the story of a game (issue 16): cheap reads for banker.story ------------------------------
+    # -- the story of a game: cheap reads for banker.story -----------------------------------------
 
     def story_events(self, game_id: str) -> list[dict]:
         """The events banker.story reads, not undone, oldest first, with their data.

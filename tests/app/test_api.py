@@ -1,4 +1,4 @@
-"""The JSON API as API.md describes it: every endpoint, every kind of refusal, and the
+"""The JSON API as docs/api.md describes it: every endpoint, every kind of refusal, and the
 promise that after any error the game is exactly as before."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Players act for themselves through the API: every row of API.md's "Who may send it".
+"""Players act for themselves through the API: every row of docs/api.md's "Who may send it".
 
 Each row: allowed for the own player (200), 403 `banker_only` for another player's token (and
 nothing changes), the rules' 422 where the rules forbid it, exactly as for the Banker.

@@ -1,4 +1,4 @@
-"""Trade offers from the players' own phones (API.md "Who may send it"): propose from oneself,
+"""Trade offers from the players' own phones (docs/api.md, "Who may send it"): propose from oneself,
 accept as its `to`, decline or withdraw as either side; the Banker may answer for either."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A full disk while playing (issue 10.3): the command is refused with 507 disk_full (the page
+"""A full disk while playing: the command is refused with 507 disk_full (the page
 says the same in words), nothing is recorded, and the game goes on once space is freed.
 
 The full disk is SQLite's own: `PRAGMA max_page_count` caps the database at its present size,

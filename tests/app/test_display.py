@@ -1,4 +1,4 @@
-"""The display (display_url), the story pages and the phone's Board (issue 16): routes, tokens,
+"""The display (display_url), the story pages and the phone's Board: routes, tokens,
 private_cash and the cheap 204 poll."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from flask import render_template
 from banker import story as stories
 from banker.rules import public_state
 from banker.rules.board import SPACES
-from banker.web import stories as story_pages
+from banker.web.display import story_pages
 
 START = {"type": "start", "first": "p1"}
 
@@ -271,7 +271,7 @@ def test_the_story_page_renders_from_a_built_story_alone(app, store):
 
 
 def test_tokens_show_a_first_letter_or_two_where_players_share_one():
-    from banker.web.board import initials
+    from banker.web.common.board_picture import initials
 
     state = {
         "players": [

@@ -1,4 +1,4 @@
-"""An API command answered before Flask (banker.web.fastpoll, issue 17) gets exactly the answer
+"""An API command answered before Flask (banker.web.common.fastpoll) gets exactly the answer
 Flask's view gives: the same status, headers and JSON text, for accepted, replayed and refused
 commands alike; only a plainly well-formed request is run there, every other one by Flask."""
 
@@ -9,7 +9,7 @@ import json
 import pytest
 
 from banker.web import create_app
-from banker.web.fastpoll import IdlePolls
+from banker.web.common.fastpoll import IdlePolls
 
 NAMES = ["Ann", "Bob", "Cleo"]
 START = {"type": "start", "first": "p1"}

@@ -1,6 +1,6 @@
-"""The Banker's and the players' forms read every command as the core's schema says (issue 11.1).
+"""The Banker's and the players' forms read every command as the core's schema says.
 
-`banker.web.pages.forms` derives each command's fields, their order and their JSON types from
+`banker.web.common.forms` derives each command's fields, their order and their JSON types from
 `banker.rules.COMMAND_SCHEMA` (the schema the OpenAPI document is made from). These tests hold
 the three together: a form filled in gives exactly the command the core reads back, a form left
 empty names the field it lacks, and every form the templates post carries its command's fields.
@@ -17,7 +17,7 @@ from werkzeug.datastructures import MultiDict
 from banker.rules import COMMAND_SCHEMA, new_game
 from banker.rules.board import CARDS
 from banker.rules.schema import read
-from banker.web.pages import forms
+from banker.web.common import forms
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 STATE = new_game("g1", "g0009", ["Ann", "Bob", "Cy"], None)
@@ -121,7 +121,7 @@ def test_the_banker_forms_send_every_command_but_a_players_trade_offer():
 _ACT = re.compile(r"\{%-?\s*call\s+act\((.*?)%\}(.*?)\{%-?\s*endcall", re.S)
 _PAGE_CONTROLS = {"pad"}  # which roll the dice pad is entering (the pages', not the command's)
 _SIDES = ("give", "receive")
-# A deed row's buttons post `act(a.type, …)`: one of the deed actions (pages/views.py).
+# A deed row's buttons post `act(a.type, …)`: one of the deed actions (banker/web/common/deeds.py).
 DEED_ACTIONS = {"build", "sell_building", "mortgage", "unmortgage"}
 
 

@@ -1,5 +1,5 @@
-"""Issue 12, in process: bounded import, bounded storage, limits on new games, every input has
-an answer, names that cannot fool the table, and no token in a log line."""
+"""What a stranger may cost, in process: bounded import, bounded storage, limits on new games,
+every input has an answer, names that cannot fool the table, and no token in a log line."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from banker import store as store_module
 from banker.rules import BadCommand
 from banker.rules.names import normalised_names
 from banker.web import create_app
-from banker.web.limits import RedactTokens, redact
+from banker.web.common.limits import RedactTokens, redact
 from bench.hostile import compact, crafted_snapshot, real_snapshot
 from tests.game import Game
 from tests.table_web import FlaskTable

@@ -1,5 +1,5 @@
 """Idempotency-Key is scoped to one game and one token, and looked at only after the token is
-authorized for that command; only accepted commands' answers are remembered (API.md)."""
+authorized for that command; only accepted commands' answers are remembered (docs/api.md)."""
 
 from __future__ import annotations
 

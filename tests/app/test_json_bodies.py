@@ -1,4 +1,4 @@
-"""POST bodies under /api/v1 must be sent as application/json, else 415 (API.md)."""
+"""POST bodies under /api/v1 must be sent as application/json, else 415 (docs/api.md)."""
 
 from __future__ import annotations
 

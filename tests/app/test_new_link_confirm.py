@@ -1,5 +1,5 @@
 """'New link for Ann' asks first, without JS too: a confirmation step saying the old link stops
-working at once; only its Yes changes anything (issue 15, point 1 of the leftovers)."""
+working at once; only its Yes changes anything."""
 
 from __future__ import annotations
 

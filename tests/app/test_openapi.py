@@ -100,7 +100,7 @@ def test_a_command_that_fits_the_schema_is_what_the_api_accepts(game, fits):
 
 
 def test_each_command_schema_is_the_cores_own_schema_of_that_command(doc):
-    """Issue 11: the OpenAPI document is generated from the core's one command schema, so the
+    """The OpenAPI document is generated from the core's one command schema, so the
     two cannot drift; the API adds only expected_version."""
     from banker.rules import COMMAND_SCHEMA, describe_command
 

@@ -1,4 +1,4 @@
-"""Issue 17's first loads: each page links only the stylesheets and scripts it uses, and the
+"""First loads: each page links only the stylesheets and scripts it uses, and the
 Banker's table no longer carries its QR codes inline (they are images its closed panels fetch
 when opened). The bytes themselves are measured by `python -m bench.run --only browser`; these
 tests check what each page asks for, never a timing."""

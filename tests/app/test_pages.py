@@ -503,7 +503,7 @@ def test_a_held_jail_card_is_offered_in_jail_and_the_partner_who_rolls_is_named(
     assert "Use the Chance card" not in page  # the card is Ann & Bob's
 
 
-# -- issue 15: the Banker's flow without a slip --------------------------------------------
+# -- the Banker's flow without a slip ------------------------------------------------------
 
 
 def test_bankruptcy_asks_first_then_says_what_passes_to_the_bank(game, banker):
@@ -532,7 +532,7 @@ def test_bankruptcy_asks_first_then_says_what_passes_to_the_bank(game, banker):
 
 
 def test_an_auction_after_a_bankruptcy_says_how_many_deeds_are_still_to_come():
-    from banker.web.pages.moment import auction_queue_text
+    from banker.web.table.moment import auction_queue_text
 
     state = {"pending": {"auction_queue": ["park-place", "boardwalk"]}}
     assert auction_queue_text(state) == "2 more deeds after this one: Park Place, Boardwalk."
@@ -552,7 +552,7 @@ def _owner_of_sets(state: dict, sets: dict) -> dict:
 
 
 def test_a_building_auction_is_offered_only_when_the_bank_is_really_short(game):
-    from banker.web.pages.moment import building_shortage
+    from banker.web.table.moment import building_shortage
 
     state = game.table.client.application.extensions["banker.store"].state(game.id)
     state = _owner_of_sets(json_copy(state), {"p1": ["dark_blue"], "p2": ["brown"]})
@@ -641,7 +641,7 @@ def test_the_heading_names_who_acts_now_and_then_whose_roll_is_next(game, banker
 
 
 def test_the_start_form_offers_every_option_of_the_contract(client):
-    from banker.rules.game import OPTIONS
+    from banker.rules import OPTIONS
 
     html = client.get("/").get_data(as_text=True)
     assert '<input type="checkbox" name="players_act" checked>' in html  # on by default
@@ -688,7 +688,7 @@ def test_a_plain_form_from_this_site_is_accepted_although_no_referrer_makes_its_
     assert r.status_code == 303 and game.state["players"][0]["position"] == 3
 
 
-# -- issue 13 on the Banker's table: the deadline's last claims, stopping early ------------
+# -- the Banker's table: the deadline's last claims, stopping early -----------------------
 
 
 def test_stopping_early_is_confirmed_then_shows_standings_unranked_and_undo_takes_it_back(

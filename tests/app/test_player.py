@@ -14,7 +14,7 @@ from banker.web import create_app
 
 START = {"type": "start", "first": "p1"}
 ROLL_TO_BALTIC = {"type": "roll", "player": "p1", "dice": [1, 2]}
-PANEL = '<main>{% include "player/_join_panel.html" ignore missing %}</main>'
+PANEL = '<main>{% include "table/_join_panel.html" ignore missing %}</main>'
 NO_STORE = "private, no-store"
 
 
@@ -485,7 +485,7 @@ def test_the_join_panel_has_a_qr_code_of_each_players_link(panel_app, new_game):
     g = new_game(["Ann", "Bob", "Cy"])
     r = g.table.client.get(f"/test-panel/{g.id}?token={g.banker_token}")
     html = r.text
-    # Each code is an image the browser fetches when the panel opens (issue 17).
+    # Each code is an image the browser fetches when the panel opens.
     codes = re.findall(r'<img class="qr" src="([^"]+)"', html)
     svgs = [g.table.client.get(src.replace("&amp;", "&")).text for src in codes]
     links = re.findall(r'class="join-link" href="([^"]+)"', html)

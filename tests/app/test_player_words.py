@@ -1,5 +1,5 @@
 """The player's page says where a token is and what an eliminated player holds in words that
-read right (issue 15, point 9): "In Jail", "Just Visiting", "On Boardwalk", and out of the game."""
+read right: "In Jail", "Just Visiting", "On Boardwalk", and out of the game."""
 
 from __future__ import annotations
 

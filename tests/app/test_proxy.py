@@ -1,4 +1,4 @@
-"""Behind a reverse proxy (issue 10.4, docs/hosting.md): with --public-url the server takes the
+"""Behind a reverse proxy (docs/hosting.md): with --public-url the server takes the
 public URL's scheme, host and path for its links, redirects and cookies, and its cross-site
 check compares Origin with the public URL's origin. Requests here carry exactly the headers the
 documented Caddy and nginx configurations send."""

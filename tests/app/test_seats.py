@@ -1,4 +1,4 @@
-"""Who is asking (banker.web.seats): where each kind of page takes the banker token from.
+"""Who is asking (banker.web.common.seats): where each kind of page takes the banker token from.
 
 The Banker's own pages and the Banker's story read the game's cookie only; the pause page
 (and the Join panel) take it anywhere a browser or a program carries it; the JSON API reads

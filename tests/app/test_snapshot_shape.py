@@ -1,7 +1,7 @@
 """The snapshot's shape is described once (banker/snapshot/shape.py): the OpenAPI document's
 Snapshot is that description, and import refuses, with 400 and nothing created, a document
-missing any field it calls required or carrying a field it does not name (issue 11: the
-snapshot's checks cannot drift from the documented schema)."""
+missing any field it calls required or carrying a field it does not name (the snapshot's
+checks cannot drift from the documented schema)."""
 
 from __future__ import annotations
 

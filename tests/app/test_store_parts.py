@@ -1,4 +1,4 @@
-"""The store in parts (issues 11.4 and 17): idle games' states leave memory and come back from
+"""The store in parts: idle games' states leave memory and come back from
 the database; the story keeps a state only before each round's first roll; a new store on the
 same file takes up where the other left off, rounds included."""
 

@@ -1,4 +1,4 @@
-"""Group commit (issue 17): the writes of commands to different games that wait while another
+"""Group commit: the writes of commands to different games that wait while another
 commit syncs are committed together in one transaction; each caller returns only once its
 own write is committed, and one write's failure leaves the others whole."""
 

@@ -1,6 +1,6 @@
-"""A database of schema 1 (before issue 17's store changes) opens as schema 2: the row's undo
-entries carried their states and there was no undo_base; the idempotency index held every
-command. Its games play on and undo exactly, and its keys still answer their replays."""
+"""A database of schema 1 (before the row stopped carrying undo's states) opens as schema 2: the
+row's undo entries carried their states and there was no undo_base; the idempotency index held
+every command. Its games play on and undo exactly, and its keys still answer their replays."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Undo after the game's row stopped carrying undo's states (issue 17): the row keeps each undo
+"""Undo after the game's row stopped carrying undo's states: the row keeps each undo
 entry by the version of its state, and the states are re-derived from `undo_base` and the
 stored commands when an undo needs them. Undo must take the game back exactly as before,
 whether the state stayed in memory, was forgotten (idle game) or read back after a restart."""

@@ -1,4 +1,4 @@
-"""The story of a game (issue 16): its chart data equals what the stored events and states say."""
+"""The story of a game: its chart data equals what the stored events and states say."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ import pytest
 from banker import rules
 from banker import story as stories
 from banker.rules.holdings import score
-from banker.web import stories as story_pages
+from banker.web.common import story_cache
+from banker.web.common.charts import worth_chart
 from bench.bot import Bot
 
 
@@ -50,7 +51,7 @@ def replayed_round_ends(store, game_id: str) -> list[dict]:
 
 def test_net_worth_by_round_is_each_players_score_at_each_rounds_end(store):
     game_id = play(store)
-    story = story_pages.compute(store, game_id)
+    story = story_cache.compute(store, game_id)
     ends = replayed_round_ends(store, game_id)
     assert len(story["rounds"]) == len(ends) > 10
     for point, state in zip(story["rounds"], ends, strict=True):
@@ -67,7 +68,7 @@ def test_net_worth_by_round_is_each_players_score_at_each_rounds_end(store):
 
 def test_rent_per_deed_set_and_player_adds_up_to_the_rent_paid_in_the_events(store):
     game_id = play(store)
-    story = story_pages.compute(store, game_id)
+    story = story_cache.compute(store, game_id)
     events = [e for e in store.events(game_id) if not e["undone"]]
     # Each rent asked for names its amount and deed; it is paid at once or, after a debt, by
     # pay_debt (the bot always settles; a debt still open at the end is left out).
@@ -104,7 +105,7 @@ def test_a_rent_paid_after_a_debt_counts_for_its_deed(new_game, store):
     g.do({"type": "claim_rent", "claim": claim})  # a debt of 4
     g.do({"type": "adjust", "player": "p2", "amount": 10, "reason": "test"})
     g.do({"type": "pay_debt"})
-    story = story_pages.compute(store, g.id)
+    story = story_cache.compute(store, g.id)
     assert [(d["id"], d["amount"], d["times"]) for d in story["rent_by_deed"]] == [
         ("baltic-avenue", 4, 1)
     ]
@@ -114,7 +115,7 @@ def test_a_rent_paid_after_a_debt_counts_for_its_deed(new_game, store):
 @pytest.mark.parametrize("viewer", ["display", "p2"])
 def test_private_cash_hides_the_others_cash_and_net_worth_in_the_story(store, viewer):
     game_id = play(store, options={"private_cash": True}, commands=120)
-    whole = story_pages.compute(store, game_id)
+    whole = story_cache.compute(store, game_id)
     shown = stories.for_viewer(whole, viewer)
     for r, full in zip(shown["rounds"], whole["rounds"], strict=True):
         for pid, w in r["worth"].items():
@@ -128,7 +129,7 @@ def test_private_cash_hides_the_others_cash_and_net_worth_in_the_story(store, vi
                 )
     for s in shown["standings"]:
         assert (s["worth"]["cash"] is None) == (s["id"] != viewer)
-    chart = story_pages.worth_chart(shown)
+    chart = worth_chart(shown)
     assert chart["measure"] == "holdings"
     last = whole["rounds"][-1]["worth"]
     assert {s["id"]: s["values"][-1] for s in chart["series"]} == {
@@ -138,20 +139,20 @@ def test_private_cash_hides_the_others_cash_and_net_worth_in_the_story(store, vi
 
 def test_the_banker_sees_everyones_cash_even_with_private_cash(store):
     game_id = play(store, options={"private_cash": True}, commands=60)
-    shown = stories.for_viewer(story_pages.compute(store, game_id), "banker")
+    shown = stories.for_viewer(story_cache.compute(store, game_id), "banker")
     assert all(w["cash"] is not None for r in shown["rounds"] for w in r["worth"].values())
     assert shown["cash_hidden"] is False
 
 
 def test_without_private_cash_everyone_sees_every_cash(store):
     game_id = play(store, commands=60)
-    shown = stories.for_viewer(story_pages.compute(store, game_id), "display")
+    shown = stories.for_viewer(story_cache.compute(store, game_id), "display")
     assert all(w["cash"] is not None for r in shown["rounds"] for w in r["worth"].values())
 
 
 def test_a_game_not_started_has_one_point_and_no_rent(store):
     game_id = store.create_game("g0009", ["Ann", "Bob"], {})["game_id"]
-    story = story_pages.compute(store, game_id)
+    story = story_cache.compute(store, game_id)
     assert [r["label"] for r in story["rounds"]] == ["Start"]
     assert story["rent_by_deed"] == [] and story["biggest_rent"] is None
     assert story["turns"] == 0 and story["rounds_played"] == 0

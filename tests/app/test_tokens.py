@@ -1,4 +1,4 @@
-"""New links by API (POST …/tokens) and the display's read-only token (API.md, 2026-12-01)."""
+"""New links by API (POST …/tokens) and the display's read-only token (docs/api.md, "New links")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Web hygiene (issue 10.5): no inline style or script anywhere, so the Content-Security-Policy
+"""Web hygiene: no inline style or script anywhere, so the Content-Security-Policy
 can be `default-src 'self'`; compression, caching and security headers on every answer."""
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ def test_no_template_carries_inline_style_or_script(template):
 
 import gzip  # noqa: E402
 
-from banker.web.hygiene import CSP, GZIP_FROM  # noqa: E402
+from banker.web.common.hygiene import CSP, GZIP_FROM  # noqa: E402
 
 GZIP = {"Accept-Encoding": "gzip, deflate, br"}
 
@@ -103,7 +103,7 @@ def test_every_answer_with_a_body_is_gzipped_when_the_client_accepts_it(client, 
 
 
 def test_the_tables_first_load_is_small_on_the_wire(client, new_game):
-    """Issue 10: 87 KB on the wire before, against about 25 KB gzipped."""
+    """87 KB on the wire before gzip, against about 25 KB gzipped."""
     g = started(client, new_game)
     sizes = {kind: len(r.get_data()) for kind, r in answers(client, g).items()}
     assert sizes["page"] + sizes["css"] + sizes["js"] < 30_000, sizes

@@ -1,4 +1,4 @@
-"""One web layer (issue 11): the checks every page needs are made once, for every blueprint."""
+"""One web layer: the checks every page needs are made once, for every blueprint."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ import re
 from banker.rules import BadCommand, DomainError, Refusal
 from banker.snapshot import SnapshotError
 from banker.store import DiskFull, StoreError, VersionConflict
-from banker.web.api import ApiError
-from banker.web.guards import CROSS_SITE
-from banker.web.pages.forms import FormError
-from banker.web.player import Refused
+from banker.web.common.errors import ApiError
+from banker.web.common.forms import FormError
+from banker.web.common.guards import CROSS_SITE
+from banker.web.player.routes import Refused
 
 PARAMS = {"token": "x", "player_id": "p1"}  # every other parameter is the game's id
 

@@ -1,4 +1,5 @@
-"""Issue 15 on the Banker's phone (390x844, touch): each screen right at the moment that matters.
+"""The Banker's flow on the Banker's phone (390x844, touch): each screen right at the moment
+that matters.
 
 Each test sets the table up through the JSON API (as other phones would), then taps as the
 Banker does and checks what the screen says and what the game recorded.

@@ -1,4 +1,4 @@
-"""The pictures of the game in chromium (issue 16): the big-screen display follows a game played
+"""The pictures of the game in chromium: the big-screen display follows a game played
 through the API at 1920x1080 and 1366x768, the phone's Board at 390x844 light and dark, and the
 story page; each is screenshot into screenshots/ and checked by axe-core."""
 

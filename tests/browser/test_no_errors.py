@@ -1,5 +1,5 @@
 """No request answered 404 (or any error) and no console error on any page, in Chromium, while a
-game is played on the Banker's phone and followed on a player's (issue 10.5). The pages run
+game is played on the Banker's phone and followed on a player's. The pages run
 under the real Content-Security-Policy, so an inline style or script would show here as a
 console error. The web app manifest is read by Chromium itself: no errors, its icons load."""
 

@@ -77,7 +77,7 @@ def scan_join_code(banker, player_id: str) -> str:
     """What a phone's camera reads from a player's QR code on the Banker's screen."""
     code = banker.locator(f"#join-{player_id} img.qr")
     code.scroll_into_view_if_needed()
-    code.evaluate("img => img.decode()")  # an image fetched when the panel opens (issue 17)
+    code.evaluate("img => img.decode()")  # an image fetched when the panel opens
     return decode_qr_png(code.screenshot())
 
 

@@ -1,5 +1,5 @@
 """A tap made while the Banker's screen is refreshing is applied exactly once, at the first tap,
-and nothing is aborted (htmx logs an aborted request as a console error): issue 15's lost taps.
+and nothing is aborted (htmx logs an aborted request as a console error): no tap is lost.
 
 The server here answers every poll 1.2 s late, so each tap below is made with a poll in flight.
 """

@@ -1,5 +1,5 @@
-"""The documentation ships and says what the server does (issue 10.6), and nothing in the
-repository reads files from beside it (issue 10.1)."""
+"""The documentation ships and says what the server does, and nothing in the repository
+reads files from beside it."""
 
 from __future__ import annotations
 

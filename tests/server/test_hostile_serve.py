@@ -1,6 +1,6 @@
-"""Issue 12 against the real `banker serve` on loopback: every attack is bounded (it stops by
-itself, it targets only 127.0.0.1), and while it runs the Banker's commands answer within a
-second and no game changes."""
+"""What a stranger may cost, against the real `banker serve` on loopback: every attack is
+bounded (it stops by itself, it targets only 127.0.0.1), and while it runs the Banker's commands
+answer within a second and no game changes."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The command line as a new user meets it (issue 10.3 and `banker games`): one version number,
+"""The command line as a new user meets it (and `banker games`): one version number,
 help on every command, one clear sentence and exit 1 for what the user can fix, and the stored
 games listed, relinked and removed."""
 

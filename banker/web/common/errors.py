@@ -1,0 +1,71 @@
+"""The answers of a refusal: the JSON API's error body, and Flask's own errors and a full disk
+answered as JSON under /api/ and as the one error page (`guards.error_page`) elsewhere."""
+
+from __future__ import annotations
+
+from flask import jsonify, request
+from htmx_flask import make_response as htmx_response
+from werkzeug.exceptions import HTTPException
+
+from banker.rules import Refusal
+from banker.store import DiskFull
+from banker.web.common.guards import error_page
+
+# Short codes for Flask's own HTTP errors when they happen under /api/.
+_HTTP_CODES = {
+    400: "bad_request",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "body_too_large",
+    415: "unsupported_media_type",
+    500: "internal_error",
+}
+
+
+class ApiError(Refusal):
+    """A refusal decided by the web layer itself (bad body, missing or wrong token)."""
+
+    def __init__(self, status: int, code: str, message: str, replayable: bool = False):
+        super().__init__(message, code, status)
+        # A player's command no longer theirs to send (say, a Buy since bought) that this
+        # token sent with this Idempotency-Key before: Store.execute answers its replay.
+        self.replayable = replayable
+
+
+def error_response(status: int, code: str, message: str):
+    """The contract's error body: {"error": {"code", "message"}} with that HTTP status."""
+    return jsonify({"error": {"code": code, "message": message}}), status
+
+
+def _http_error(e: HTTPException):
+    """Flask's own errors (404, 405, 413, 500…) answer JSON under /api/, HTML elsewhere."""
+    if not request.path.startswith("/api/"):
+        return e
+    code = _HTTP_CODES.get(e.code, (e.name or "error").lower().replace(" ", "_"))
+    response, status = error_response(e.code or 500, code, e.description or e.name)
+    if e.code == 405 and e.valid_methods:
+        response.headers["Allow"] = ", ".join(e.valid_methods)
+    return response, status
+
+
+def _disk_full(e: DiskFull):
+    """Nothing was recorded: the API's 507 disk_full, or the same sentence on a page."""
+    if request.path.startswith("/api/"):
+        return error_response(e.status, e.code, e.message)
+    return error_page(e.status, e.message)
+
+
+def install(app) -> None:
+    """Register the handlers above on the app."""
+    app.register_error_handler(HTTPException, _http_error)
+    app.register_error_handler(DiskFull, _disk_full)
+
+
+def link_error_page(status: int, sentence: str, refresh: bool = False):
+    """The page of a link that does not work (a player's link, a link's code): the one error
+    page, headed "Banker", without the way home. `refresh`: a page still polling with the link
+    reloads itself to show it."""
+    html, status = error_page(
+        status, sentence, heading="Banker", title="Banker: this link does not work", home=False
+    )
+    return htmx_response(html, status, refresh=refresh)

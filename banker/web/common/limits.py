@@ -1,0 +1,295 @@
+"""What a stranger may cost the server: limits on making games, ceilings on what is
+stored, text that is not text, and tokens kept out of the logs.
+
+Anyone who reaches the server may create or import a game without a token (the contract wants
+it). So, before a game is made (`POST /api/v1/games`, `/api/v1/games/import`, the home page's
+Start form and Resume from file):
+- at most CREATES_PER_MINUTE per client address in any minute (429 with Retry-After);
+  requests from the machine itself (loopback) are not counted unless LIMIT_LOOPBACK is set;
+  behind a reverse proxy on this machine the address is the last of X-Forwarded-For;
+- at most MAX_GAMES games stored (503) and a database of at most MAX_DB_BYTES (507): the
+  Banker's existing games go on, only new ones are refused;
+- at most IMPORTS_AT_ONCE imports replaying at the same time (503 with Retry-After): a replay
+  is the costliest request there is, and worker threads are for the table.
+Settings come from the app's config, else from $BANKER_CREATES_PER_MINUTE, $BANKER_MAX_GAMES
+and $BANKER_MAX_DB_MB.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import logging
+import math
+import os
+import re
+import threading
+import time
+from collections import deque
+from pathlib import Path
+
+from flask import Flask, current_app, g, request
+
+from banker.web.common.errors import error_response
+from banker.web.common.guards import error_page
+from banker.web.common.store import get_store
+
+CREATING = {"api.create_game", "api.import_game", "table.create_game", "snapshots.resume"}
+IMPORTING = {"api.import_game", "snapshots.resume"}
+DEFAULTS = {
+    "CREATES_PER_MINUTE": 30,
+    "LIMIT_LOOPBACK": False,
+    "MAX_GAMES": 2000,
+    "MAX_DB_BYTES": 1024**3,
+    "IMPORTS_AT_ONCE": 1,
+}
+_ENV = {
+    "CREATES_PER_MINUTE": ("BANKER_CREATES_PER_MINUTE", 1),
+    "MAX_GAMES": ("BANKER_MAX_GAMES", 1),
+    "MAX_DB_BYTES": ("BANKER_MAX_DB_MB", 1024**2),
+}
+WINDOW = 60.0
+# A lone UTF-16 surrogate written as a JSON escape (\ud800 to \udfff): not a character.
+SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89abcdefABCDEF][0-9a-fA-F]{2}")
+
+
+class Limiter:
+    """Sliding one-minute windows of game creations per client address (thread-safe)."""
+
+    def __init__(self, per_minute: int, clock=time.monotonic):
+        self.per_minute, self.clock = per_minute, clock
+        self._seen: dict[str, deque] = {}
+        self._lock = threading.Lock()
+
+    def wait(self, address: str) -> float:
+        """0 and counts one creation when `address` may create now; else seconds to wait."""
+        now = self.clock()
+        with self._lock:
+            if len(self._seen) > 10_000:  # forget addresses whose windows have passed
+                self._seen = {a: q for a, q in self._seen.items() if q and q[-1] > now - WINDOW}
+            times = self._seen.setdefault(address, deque())
+            while times and times[0] <= now - WINDOW:
+                times.popleft()
+            if len(times) >= self.per_minute:
+                return times[0] + WINDOW - now
+            times.append(now)
+            return 0.0
+
+
+def install(app: Flask) -> None:
+    """Apply the limits to `app` (called once by create_app)."""
+    for key, value in DEFAULTS.items():
+        name, unit = _ENV.get(key, (None, 1))
+        if key not in app.config:
+            env = os.environ.get(name) if name else None
+            app.config[key] = int(env) * unit if env and env.isdigit() else value
+    app.extensions["banker.limiter"] = Limiter(app.config["CREATES_PER_MINUTE"])
+    app.extensions["banker.imports"] = threading.BoundedSemaphore(app.config["IMPORTS_AT_ONCE"])
+    app.before_request(_before)
+    app.teardown_request(_release_import)
+    app.register_error_handler(UnicodeEncodeError, _not_text)
+    redact_logs(app.logger, logging.getLogger("waitress"), logging.getLogger("werkzeug"))
+
+
+def _refuse(status: int, code: str, message: str, retry_after: float | None = None):
+    """The refusal in the API's JSON shape, or as a page for the forms."""
+    if request.path.startswith("/api/"):
+        response, _ = error_response(status, code, message)
+    else:
+        html, _ = error_page(status, message)
+        response = current_app.response_class(html, status=status, mimetype="text/html")
+    response.status_code = status
+    if retry_after is not None:
+        response.headers["Retry-After"] = str(max(1, math.ceil(retry_after)))
+    return response
+
+
+def _is_loopback(address: str) -> bool:
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return False
+
+
+def _before():
+    if request.method != "POST":
+        return None
+    if request.path.startswith("/api/") and request.endpoint not in IMPORTING:
+        refused = _lone_surrogates()
+        if refused is not None:
+            return refused
+    if request.endpoint not in CREATING:
+        return None
+    return _creation_refusal() or _import_refusal()
+
+
+def _lone_surrogates():
+    """400 for a JSON body holding a lone surrogate escape (the store could not save it)."""
+    try:
+        data = request.get_data(cache=True)
+    except Exception:  # too large: the view's own check answers that
+        return None
+    if SURROGATE_ESCAPE.search(data) and has_lone_surrogate(data):
+        return _refuse(400, "bad_text", NOT_TEXT)
+    return None
+
+
+NOT_TEXT = (
+    "Some text in the request is not valid Unicode (a lone UTF-16 surrogate such as \\ud800): "
+    "send names and reasons as plain text."
+)
+
+
+def has_lone_surrogate(data: bytes) -> bool:
+    """Whether the JSON `data` decodes to any string holding a lone surrogate."""
+    try:
+        value = json.loads(data)
+    except (ValueError, RecursionError):
+        return False  # not JSON: the view says so
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if not _encodes(item):
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
+def _encodes(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+        return True
+    except UnicodeEncodeError:
+        return False
+
+
+def _not_text(e: UnicodeEncodeError):
+    """Text that reached the store but cannot be saved as UTF-8: 400, never 500."""
+    return _refuse(400, "bad_text", NOT_TEXT)
+
+
+def client_address() -> str:
+    """The client's address: the socket's, or behind a reverse proxy on this machine (a
+    loopback peer that sends X-Forwarded-For) the address the proxy appended last."""
+    address = request.remote_addr or ""
+    forwarded = request.headers.get("X-Forwarded-For", "")
+    if forwarded and _is_loopback(address):
+        last = forwarded.rsplit(",", 1)[-1].strip()
+        if last:
+            return last[:64]
+    return address
+
+
+def _creation_refusal():
+    config = current_app.config
+    address = client_address()
+    if config["LIMIT_LOOPBACK"] or not _is_loopback(address):
+        wait = current_app.extensions["banker.limiter"].wait(address)
+        if wait:
+            return _refuse(
+                429,
+                "too_many_games",
+                f"This device has made {config['CREATES_PER_MINUTE']} games in the last minute, "
+                f"the most allowed; try again in {max(1, math.ceil(wait))} seconds.",
+                wait,
+            )
+
+    store = get_store()
+    games = store.game_count()
+    if games >= config["MAX_GAMES"]:
+        return _refuse(
+            503,
+            "server_full",
+            f"This server already holds {games:,} games, its ceiling, so no new game can start; "
+            "the games under way go on. Its owner can remove finished games to make room.",
+            60,
+        )
+    size = database_bytes(store.path)
+    if size >= config["MAX_DB_BYTES"]:
+        return _refuse(
+            507,
+            "disk_full",
+            f"The games database has reached its ceiling of {config['MAX_DB_BYTES'] // 2**20:,} "
+            "MB, so no new game can start; the games under way go on.",
+        )
+    return None
+
+
+def _import_refusal():
+    if request.endpoint not in IMPORTING:
+        return None
+    if not current_app.extensions["banker.imports"].acquire(timeout=0.2):
+        return _refuse(
+            503,
+            "busy",
+            "The server is resuming other games right now; try again in a few seconds.",
+            5,
+        )
+    g.banker_import_slot = True
+    return None
+
+
+def _release_import(exc=None):
+    if g.pop("banker_import_slot", False):
+        current_app.extensions["banker.imports"].release()
+
+
+def database_bytes(path: str) -> int:
+    """The database's size on disk, with its write-ahead log."""
+    total = 0
+    for suffix in ("", "-wal"):
+        try:
+            total += Path(path + suffix).stat().st_size
+        except OSError:
+            pass
+    return total
+
+
+# -- logs ------------------------------------------------------------------------------------
+
+# Secrets in URLs and headers: ?token=…, /join/<token>, /display/<token>, Bearer <token>.
+_SECRETS = re.compile(
+    r"(?P<pre>[?&]token=|/join/|/display/|Bearer\s+|banker_[a-z0-9]{8}=)[^\s&/?\"']+"
+)
+
+
+def redact(text: str) -> str:
+    """`text` with every token replaced by "…"."""
+    return _SECRETS.sub(lambda m: m.group("pre") + "…", text)
+
+
+class RedactTokens(logging.Filter):
+    """A log filter that writes no token: the message and its arguments are redacted."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        try:
+            message = record.getMessage()
+        except Exception:
+            return True
+        clean = redact(message)
+        if clean != message:
+            record.msg, record.args = clean, None
+        if record.exc_info and record.exc_info[1] is not None:
+            # Tracebacks name the URL too (werkzeug, Flask): format them now, redacted.
+            formatter = logging.Formatter()
+            record.exc_text = redact(formatter.formatException(record.exc_info))
+            record.exc_info = None
+            record.msg = f"{record.msg}\n{record.exc_text}"
+            record.exc_text = None
+        return True
+
+
+def redact_logs(*loggers: logging.Logger) -> None:
+    """Redact tokens in what these loggers, and every handler of the root logger, write."""
+    f = RedactTokens()
+    for logger in loggers:
+        if not any(isinstance(x, RedactTokens) for x in logger.filters):
+            logger.addFilter(f)
+    for handler in logging.getLogger().handlers:
+        if not any(isinstance(x, RedactTokens) for x in handler.filters):
+            handler.addFilter(f)

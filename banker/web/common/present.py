@@ -1,0 +1,118 @@
+"""How the pages say things, written once for the Banker's pages, the players' pages, the
+display and the pause page: money, what stands on a deed, where a token stands, a deed's facts
+and its rent in words, the players as the strip shows them, seat colors and the CSS classes
+that paint them. (What the table still has to settle, in words: banker.rules.pending_in_words.)
+
+Registered on the app (banker.web.app.create_app): `money` and `color_class` as Jinja filters,
+`money` also as a global (`{{ money(x) }}` and `{{ x | money }}` read the same).
+"""
+
+from __future__ import annotations
+
+from banker.rules import rent, utility_multiplier
+from banker.rules.board import COLOR_GROUPS, DEEDS, GROUP_COLORS, space_name
+
+# One distinct color per seat (readable on light and dark).
+SEAT_COLORS = ("#c62828", "#1565c0", "#2e7d32", "#ef6c00", "#6a1b9a", "#00838f")
+GROUP_ORDER = (*COLOR_GROUPS, "railroad", "utility")
+
+
+def money(n: int | None) -> str:
+    """Dollars with thousands separators (1,500); a figure not known (private cash) is "—"."""
+    return "—" if n is None else f"{n:,}"
+
+
+def buildings_text(held: dict) -> str:
+    """What stands on a deed ({"houses", "hotel"}): "a hotel", "1 house", "3 houses" or ""."""
+    if held["hotel"]:
+        return "a hotel"
+    if held["houses"]:
+        return f"{held['houses']} house{'s' if held['houses'] > 1 else ''}"
+    return ""
+
+
+def where(p: dict) -> str:
+    """Where a player's token stands: "In Jail", "Just Visiting" or the space's printed name."""
+    return "In Jail" if p["in_jail"] else space_name(p["position"])
+
+
+def deed_facts(state: dict, prop: str) -> dict:
+    """What every picture of a deed starts from (a sheet's row, a board's card): its id, name,
+    kind, color set and color, owner, buildings (counted and in words), mortgage."""
+    d, st = DEEDS[prop], state["properties"][prop]
+    return {
+        "id": prop,
+        "name": d.name,
+        "kind": d.kind,
+        "group": d.group,
+        "color": GROUP_COLORS[d.group],
+        "owner": st["owner"],
+        "houses": st["houses"],
+        "hotel": st["hotel"],
+        "buildings": buildings_text(st),
+        "mortgaged": st["mortgaged"],
+    }
+
+
+def rent_text(state: dict, prop: str) -> str:
+    """The rent a deed asks now, in words (a sheet's row, a board's card)."""
+    d, st = DEEDS[prop], state["properties"][prop]
+    if st["owner"] is None:
+        return "no owner"
+    if st["mortgaged"]:
+        return "none while mortgaged"
+    if d.kind == "utility":
+        return f"{utility_multiplier(state, prop)} × the dice"
+    return money(rent(state, prop))
+
+
+def players(state: dict) -> list[dict]:
+    """Every player with what the strip shows: cash, space, jail, seat color, turn marker."""
+    t = state["turn"]
+    out = []
+    for seat, p in enumerate(state["players"]):
+        at = where(p)
+        if p["in_jail"]:
+            at += f" · tried {p['jail_attempts']}"
+        out.append(
+            {
+                **p,
+                "where": at,
+                "color": SEAT_COLORS[seat % len(SEAT_COLORS)],
+                "initial": p["name"][:1].upper(),
+                "is_turn": p["id"] == t["player"],
+            }
+        )
+    return out
+
+
+def player_names(state: dict) -> dict[str, str]:
+    """Each player's name by id."""
+    return {p["id"]: p["name"] for p in state["players"]}
+
+
+def state_player(state: dict, pid: str) -> dict:
+    """The player of that id in the state."""
+    return next(p for p in state["players"] if p["id"] == pid)
+
+
+def color_class(color: str | None) -> str:
+    """The CSS class that paints a view's hex color (c-brown… in static/site.css, c-seat1… in
+    static/banker.css): pages carry classes, never style="…", so the Content-Security-Policy
+    can forbid inline styles."""
+    if not color:
+        return ""
+    for group, hex_ in GROUP_COLORS.items():
+        if hex_.lower() == color.lower():
+            return f"c-{group}"
+    for seat, hex_ in enumerate(SEAT_COLORS, 1):
+        if hex_.lower() == color.lower():
+            return f"c-seat{seat}"
+    return "c-none"
+
+
+def install(app) -> None:
+    """Make the filters and globals above known to the app's templates."""
+    app.add_template_filter(money)
+    app.add_template_filter(color_class)
+    app.add_template_global(money)

@@ -1,0 +1,99 @@
+"""The functions every template may call, in one place: those that read the store (who
+follows the game, the Join panel, a link's QR code, the big screen's link, a player's chart),
+and a fresh idempotency key per form. Registered on the app by `install` (create_app)."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from flask import url_for
+
+import banker
+from banker.story import for_viewer
+from banker.web.common import story_cache
+from banker.web.common.charts import worth_chart
+from banker.web.common.links import seat_url
+from banker.web.common.seats import banker_link_args, banker_token_given
+from banker.web.common.store import get_store
+
+
+def phones_following(game_id: str) -> set[str]:
+    """The players whose phone follows the game now (their page polled in the last seconds)."""
+    return get_store().following(game_id)
+
+
+def new_key() -> str:
+    """A fresh idempotency key for one form of one render."""
+    return secrets.token_urlsafe(12)
+
+
+def join_panel(game_id: str | None) -> dict | None:
+    """What the Join panel shows, or None unless this request is the game's Banker's.
+
+    {"game_id", "token" (for the forms, None with the cookie), "players": [{"id", "name",
+    "join_url", "qr_url" (its code: link_code), "eliminated"}]}:
+    the panel shows the links only on a page whose request carries the banker token, so that
+    including it anywhere else leaks nothing.
+    """
+    if not game_id:
+        return None
+    given = banker_token_given(game_id)
+    if given is None:
+        return None
+    store = get_store()
+    state = store.state(game_id)
+    eliminated = {p["id"]: p["eliminated"] for p in state["players"]}
+    players = [
+        {
+            "id": p["id"],
+            "name": p["name"],
+            "join_url": seat_url(game_id, p["id"], p["token"]),
+            "qr_url": link_code_url(game_id, p["id"], p["token"]),
+            "eliminated": eliminated[p["id"]],
+        }
+        for p in store.players(game_id)
+    ]
+    # The forms need the token only when the page has no cookie to send (kept out of the HTML
+    # otherwise, as the Banker's pages keep it out of their URLs).
+    return {"game_id": game_id, "token": banker_link_args(given).get("token"), "players": players}
+
+
+def link_code_url(game_id: str, who: str, link_token: str = "") -> str | None:
+    """Where the Banker's page finds the QR code of a link (link_code), None for anyone but the
+    game's Banker. The banker token rides along only when the request came without the pages'
+    cookie; `v` changes with the link's token, so that a new link is a new image (a browser
+    shows an image it has already fetched for the same address again, whatever its headers)."""
+    given = banker_token_given(game_id)
+    if given is None:
+        return None
+    extra = banker_link_args(given)
+    if link_token:
+        extra["v"] = hashlib.sha256(link_token.encode()).hexdigest()[:10]
+    return url_for("table.link_code", game_id=game_id, who=who, **extra)
+
+
+def player_chart(game_id: str, player_id: str) -> dict:
+    """What templates/story/_player_chart.html shows: this player's line among the others."""
+    whole = story_cache.load(get_store(), game_id)
+    shown = for_viewer(whole, player_id)
+    return worth_chart(shown, highlight=player_id, table_rows=8)
+
+
+def big_screen(game_id: str) -> dict:
+    """The Banker's "Show on a big screen": {"url"} (its QR code: table.link_code)."""
+    return {"url": seat_url(game_id, "display", get_store().display_token(game_id))}
+
+
+def install(app) -> None:
+    """Make the functions above (and banker's version) known to every template."""
+    for function in (
+        phones_following,
+        new_key,
+        join_panel,
+        link_code_url,
+        big_screen,
+        player_chart,
+    ):
+        app.add_template_global(function)
+    app.jinja_env.globals["banker_version"] = banker.__version__

@@ -1,0 +1,36 @@
+"""The display's blueprint, and what its views share: the page of a display link that does not
+work. Every answer carries a token in its links: no shared cache may keep it."""
+
+from __future__ import annotations
+
+from flask import Blueprint, render_template
+from htmx_flask import make_response as htmx_response
+
+from banker.web.common.links import keep_private
+from banker.web.common.store import get_store
+
+bp = Blueprint("display", __name__)
+bp.after_request(keep_private)
+
+UNKNOWN = (
+    "This display link does not work: it is not the link of any game here. Check that it was "
+    "copied whole, or ask the Banker for the link under “Show on a big screen”."
+)
+REPLACED = (
+    "This display link no longer works: the Banker made a new one. Open the link shown under "
+    "“Show on a big screen” on the Banker's phone."
+)
+
+
+def message(status: int, sentence: str):
+    """A display's page that says why it shows nothing: a page still polling with this token
+    reloads itself and shows the sentence instead."""
+    html = render_template("display/message.html", sentence=sentence)
+    return htmx_response(html, status, refresh=True)
+
+
+def gone(token: str):
+    """The page for a display link that does not work: replaced (403) or unknown (404)."""
+    if get_store().token_revoked(token) == "display":
+        return message(403, REPLACED)
+    return message(404, UNKNOWN)

@@ -1,0 +1,280 @@
+"""What the Banker's table must say at this moment: who acts now, the cards as printed, what
+an auction still holds, whether a building auction is due, what a bankruptcy hands over, and
+the history grouped by turn.
+
+Read from the state with the core's own functions; no rule is decided here.
+"""
+
+from __future__ import annotations
+
+import re
+
+from banker.rules import building_refusal_anywhere, building_value
+from banker.rules.board import CARDS, COLOR_GROUPS, DECK_NAMES, DEED_IDS, DEEDS, GROUPS, JAIL_CARD
+from banker.web.common.present import money, player_names, state_player
+
+
+def _trade_offers(state: dict) -> list[dict]:
+    return state["pending"].get("trade_offers") or []
+
+
+def final_claims_wait(state: dict) -> bool:
+    """The agreed deadline's final round is over and only rent claims keep the game open."""
+    p = state["pending"]
+    return (
+        state["status"] == "playing"
+        and bool(p.get("final_round"))
+        and state["turn"]["player"] is None
+        and bool(p["rent_claims"])
+    )
+
+
+def acting(state: dict) -> dict:
+    """The heading: who must act now and on what, then whose roll comes next.
+
+    {"who": player id or None (everyone), "text": the heading, "next": a line or None}.
+    """
+    names = player_names(state)
+    p, t = state["pending"], state["turn"]
+    status = state["status"]
+    if status == "setup":
+        return {"who": None, "text": "Who won the opening roll?", "next": None}
+    if status == "finished":
+        return {"who": None, "text": "Game over", "next": None}
+    if status == "unfinished":
+        return {"who": None, "text": "Game stopped, unfinished", "next": None}
+    who, text = None, None
+    if p["debt"]:
+        d = p["debt"]
+        who = d["debtor"]
+        to = "the Bank" if d["creditor"] is None else names[d["creditor"]]
+        text = f"{names[who]} must pay {money(d['amount'])} to {to}"
+    elif p["offer"]:
+        who = p["offer"]["player"]
+        text = f"{names[who]} decides: buy {DEEDS[p['offer']['property']].name} or auction it"
+    elif p["auction"]:
+        item = p["auction"]["item"]
+        what = DEEDS[item].name if item in DEEDS else f"a {item}"
+        text = f"Auction of {what}: everyone may bid"
+    elif p["card"]:
+        who = p["card"]["player"]
+        text = f"{names[who]} draws a {DECK_NAMES[p['card']['deck']]} card"
+    elif p["dice"]:
+        who = p["dice"]["player"]
+        text = f"{names[who]} rolls for the rent on {DEEDS[p['dice']['property']].name}"
+    elif _trade_offers(state):
+        o = _trade_offers(state)[0]
+        who = o["to"]
+        text = f"{names[who]} answers {names[o['from']]}’s trade offer"
+    elif final_claims_wait(state):
+        text = "Final round over: waiting for rent claims"
+    if text is None:
+        who = t["player"]
+        roller = t.get("roller")
+        text = f"{names[who]}’s turn"
+        if roller and roller != names[who]:
+            text += f" ({roller} rolls)"
+        return {"who": who, "text": text, "next": None}
+    nxt = None
+    if t["player"]:
+        again = " again" if t["player"] == who and t["doubles"] else ""
+        nxt = f"Then {t.get('roller') or names[t['player']]} rolls{again}."
+    return {"who": who, "text": text, "next": nxt}
+
+
+# -- cards as printed ---------------------------------------------------------------------
+
+_CAPS_WORD = re.compile(r"^[A-Z$0-9][A-Z$0-9.,'’:–-]*$")
+_SENTENCE = re.compile(r"(?<=[.!?])(?<!ST\.)\s+")  # "ST. CHARLES PLACE" is one sentence
+_KINDS = (
+    ("Move", ("move_to", "move_to_nearest", "move_relative")),
+    ("Collect", ("collect", "collect_from_each_player")),
+    ("Pay", ("pay", "pay_each_player", "repairs")),
+    ("Jail", ("go_to_jail", "get_out_of_jail_free")),
+)
+
+
+def _is_instruction(sentence: str) -> bool:
+    first = sentence.split(" ", 1)[0]
+    return bool(_CAPS_WORD.match(first)) and any(ch.isalpha() for ch in first) and len(first) > 1
+
+
+def card_parts(text: str) -> tuple[str, str]:
+    """(lead, rest) in the card's own words: a Community Chest card's story line, then its
+    instruction in capitals; a Chance card's instruction in capitals, then its small print."""
+    sentences = _SENTENCE.split(text.strip())
+    i = next((k for k, s in enumerate(sentences) if _is_instruction(s)), 0)
+    if i > 0:
+        return " ".join(sentences[:i]), " ".join(sentences[i:])
+    j = next((k for k, s in enumerate(sentences) if s != s.upper()), len(sentences))
+    return " ".join(sentences[:j]), " ".join(sentences[j:])
+
+
+def _sort_key(effect: dict) -> tuple:
+    return (
+        effect.get("target", effect.get("spaces", 99)),
+        effect.get("amount", effect.get("per_house", 0)),
+    )
+
+
+def card_groups(state: dict, deck: str, held: bool) -> list[dict]:
+    """The deck's cards grouped as a Banker scans them (Move, Collect, Pay, Jail), each card
+    with its lead line and instruction; a Get Out of Jail Free card someone holds is left out."""
+    groups = []
+    for title, kinds in _KINDS:
+        cards = [
+            c
+            for c in CARDS[deck].values()
+            if c.effect["kind"] in kinds and not (held and c.id == JAIL_CARD)
+        ]
+        cards.sort(key=lambda c: _sort_key(c.effect))
+        if cards:
+            groups.append(
+                {
+                    "title": title,
+                    "cards": [
+                        {"id": c.id, "lead": card_parts(c.text)[0], "rest": card_parts(c.text)[1]}
+                        for c in cards
+                    ],
+                }
+            )
+    return groups
+
+
+# -- auctions -------------------------------------------------------------------------------
+
+
+def auction_queue_text(state: dict) -> str | None:
+    queue = state["pending"]["auction_queue"]
+    if not queue:
+        return None
+    n = len(queue)
+    names = ", ".join(DEEDS[p].name for p in queue if p in DEEDS)
+    return f"{n} more deed{'s' if n != 1 else ''} after this one: {names}."
+
+
+def _room(state: dict, pid: str, kind: str) -> int:
+    """How many buildings of that kind pid could still add on sets where building is allowed."""
+    room = 0
+    for group in COLOR_GROUPS:
+        streets = GROUPS[group]
+        sts = [state["properties"][s] for s in streets]
+        if any(st["owner"] != pid or st["mortgaged"] for st in sts):
+            continue
+        if kind == "house":
+            room += sum(0 if st["hotel"] else 4 - st["houses"] for st in sts)
+        else:
+            room += sum(0 if st["hotel"] else 1 for st in sts)
+    return room
+
+
+def building_shortage(state: dict) -> list[dict]:
+    """The building auctions worth offering: the Bank's supply of a kind is fewer than what
+    the players who could build it now (two or more) could still place."""
+    out = []
+    active = [p["id"] for p in state["players"] if not p["eliminated"]]
+    for kind in ("house", "hotel"):
+        bank = state["bank"][kind + "s"]
+        if bank == 0:
+            continue
+        builders = [pid for pid in active if building_refusal_anywhere(state, pid, kind) is None]
+        want = sum(_room(state, pid, kind) for pid in builders)
+        if len(builders) >= 2 and want > bank:
+            names = player_names(state)
+            who = " and ".join(names[b] for b in builders)
+            out.append(
+                {
+                    "kind": kind,
+                    "text": f"The Bank has {bank} {kind}{'s' if bank != 1 else ''}; {who} "
+                    f"could place {want}.",
+                }
+            )
+    return out
+
+
+# -- bankruptcy -----------------------------------------------------------------------------
+
+
+def bankruptcy_preview(state: dict) -> dict | None:
+    """Exactly what a bankruptcy now would hand over, and to whom."""
+    d = state["pending"]["debt"]
+    if not d:
+        return None
+    pid, creditor = d["debtor"], d["creditor"]
+    names = player_names(state)
+    p = state_player(state, pid)
+    deeds = [prop for prop in DEED_IDS if state["properties"][prop]["owner"] == pid]
+    buildings = sum(building_value(x, state["properties"][x]) for x in deeds)
+    to_mortgage = [x for x in deeds if not state["properties"][x]["mortgaged"]]
+    cash = p["cash"] + buildings
+    if creditor is not None:
+        cash += sum(DEEDS[x].mortgage_value for x in to_mortgage)
+    rows = [
+        {
+            "id": x,
+            "name": DEEDS[x].name,
+            "already": state["properties"][x]["mortgaged"],
+            "value": DEEDS[x].mortgage_value,
+            "lift": DEEDS[x].lift_cost(state["edition"]),
+        }
+        for x in deeds
+    ]
+    cards = [DECK_NAMES[c] for c in p["jail_cards"]]
+    return {
+        "debtor": names[pid],
+        "creditor": None if creditor is None else names[creditor],
+        "cash": cash,
+        "own_cash": p["cash"],
+        "buildings": buildings,
+        "deeds": rows,
+        "to_mortgage": [DEEDS[x].name for x in to_mortgage],
+        "cards": cards,
+    }
+
+
+# -- history --------------------------------------------------------------------------------
+
+CORRECTIONS = {"adjusted", "token_moved"}
+
+
+def history_groups(events: list[dict], names: dict[str, str]) -> list[dict]:
+    """Events grouped by turn (a roll, titled by it, and everything that followed it), newest
+    turn first; inside a turn, in the order they happened. Corrections are marked."""
+    groups: list[dict] = []
+    current: dict | None = None
+    for e in events:
+        if e["type"] in ("rolled", "started"):
+            current = {"title": e["text"].rstrip("."), "undone": e["undone"], "events": []}
+            groups.append(current)
+            continue
+        if current is None:
+            current = {"title": "Before the first roll", "undone": False, "events": []}
+            groups.append(current)
+        current["events"].append({**e, "correction": e["type"] in CORRECTIONS})
+    return list(reversed(groups))
+
+
+def standings(state: dict) -> list[dict]:
+    """Where each player stands, in seating order (an unfinished game ranks nobody)."""
+    out = []
+    for p in state["players"]:
+        mine = [x for x in DEED_IDS if state["properties"][x]["owner"] == p["id"]]
+        houses = sum(state["properties"][x]["houses"] for x in mine)
+        hotels = sum(1 for x in mine if state["properties"][x]["hotel"])
+        parts = []
+        if houses:
+            parts.append(f"{houses} house{'s' if houses != 1 else ''}")
+        if hotels:
+            parts.append(f"{hotels} hotel{'s' if hotels != 1 else ''}")
+        mortgaged = sum(1 for x in mine if state["properties"][x]["mortgaged"])
+        deeds = str(len(mine)) + (f" ({mortgaged} mortgaged)" if mortgaged else "")
+        out.append(
+            {
+                "name": p["name"],
+                "cash": p["cash"],
+                "deeds": deeds,
+                "buildings": ", ".join(parts) or "none",
+                "eliminated": p["eliminated"],
+            }
+        )
+    return out
