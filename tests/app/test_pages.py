@@ -377,14 +377,20 @@ def test_undo_is_offered_only_while_the_core_allows_it_and_undone_events_are_str
 
 def test_corrections_take_an_amount_and_a_reason(game, banker):
     r = banker.press(
-        "Correct cash", path="/history", player="p2", direction="take", amount="25",
-        reason="counted twice",
-    )  # fmt: skip
+        "Take to the Bank", path="/history", player="p2", amount="25", reason="counted twice"
+    )
     assert r.status_code == 303
     assert game.state["players"][1]["cash"] == 1475
     before = game.now()
-    banker.press("Correct cash", path="/history", player="p2", amount="25", reason=" ")
-    assert "Give a reason for the correction." in banker.page("/history")
+    banker.press("Give from the Bank", path="/history", player="p2", amount="25", reason=" ")
+    page = banker.page("/history")
+    assert "Give a reason for the correction." in page
+    # The refused form keeps the player chosen and the amount typed.
+    assert 'id="adjust-player-p2" value="p2" checked data-typed' in page
+    assert (
+        'id="adjust-amount" inputmode="numeric" pattern="[0-9]*" autocomplete="off" '
+        'value="25" data-typed' in page
+    )
     banker.press("Move the token", path="/history", player="p1", position="39", reason="")
     assert game.state["players"][0]["position"] == 39
     assert before[0]["players"][0]["position"] == 0

@@ -18,6 +18,7 @@ from banker.rules import askable_claims, claims_wait, score, view_for
 from banker.rules.board import DECK_NAMES, DEEDS
 from banker.web.common import choices
 from banker.web.common.deeds import holdings_of
+from banker.web.common.kept import NOTHING, Kept
 from banker.web.common.present import deed_facts, money, player_names, state_player
 from banker.web.common.present import where as present_where
 from banker.web.common.store import get_store
@@ -214,10 +215,11 @@ def _me(internal: dict, state: dict, player_id: str) -> dict:
     }
 
 
-def player_view(token: str, game_id: str, player_id: str, args=None) -> dict:
+def player_view(token: str, game_id: str, player_id: str, args=None, kept: Kept = NOTHING) -> dict:
     """Everything a player's page shows, computed from the game's current state.
 
     `args`: the trade being composed (the compose form's fields); None leaves it empty.
+    `kept`: a refused form's fields, drawn again as they were sent.
     """
     store = get_store()
     internal = store.state(game_id)
@@ -269,4 +271,5 @@ def player_view(token: str, game_id: str, player_id: str, args=None) -> dict:
         "remote": controls(internal, me_state),
         "compose": compose_view(internal, player_id, args if args is not None else MultiDict()),
         "compose_open": bool(args and args.get("to")),
+        "kept": kept,
     }

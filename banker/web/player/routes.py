@@ -28,6 +28,7 @@ from banker.store import key_scope
 from banker.web.common import forms
 from banker.web.common.errors import link_error_page
 from banker.web.common.guards import wants_fragment
+from banker.web.common.kept import NOTHING, Kept
 from banker.web.common.links import keep_private
 from banker.web.common.seats import as_player, link_token, remember_joined, sentence_cookie
 from banker.web.common.store import get_store
@@ -188,16 +189,18 @@ def _answer(token: str, game_id: str, player_id: str, command, answer, error):
     is_trade = command is not None and command["type"] == "propose_trade"
     # A refused trade offer goes back to the form as it was; one made empties the form.
     args = request.form if is_trade and error is not None else MultiDict()
+    kept = NOTHING
     if answer is not None:
         said = {"text": " ".join(e["text"] for e in answer.body["events"]), "refused": False}
     else:
         said = {"text": error.message, "refused": True}
+        kept = Kept.of_form(request.form.get("type", ""), request.form)  # drawn again as sent
     if wants_fragment():
-        view = player_view(token, game_id, player_id, args=args)
+        view = player_view(token, game_id, player_id, args=args, kept=kept)
         html = render_template("player/_answer.html", said=said, with_compose=is_trade, **view)
         return make_response(html, 200)
     if error is not None:
-        view = player_view(token, game_id, player_id, args=args)
+        view = player_view(token, game_id, player_id, args=args, kept=kept)
         html = render_template("player/page.html", said=said, **view)
         return make_response(html, getattr(error, "status", 400))
     response = redirect(_page_path(token), code=303)

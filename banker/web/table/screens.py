@@ -24,6 +24,7 @@ from banker.store import DiskFull, GameNotFound, VersionConflict
 from banker.web.common import board_picture, choices, forms
 from banker.web.common.errors import error_response
 from banker.web.common.guards import wants_fragment
+from banker.web.common.kept import NOTHING, Kept
 from banker.web.common.present import money, player_names, players
 from banker.web.common.seats import banker_state, banker_token_given, sentence_cookie, url_token
 from banker.web.common.store import get_store
@@ -49,7 +50,17 @@ def _read_flash(game_id: str) -> dict | None:
         "text": flash["text"],
         "at": str(flash.get("at", "")),
         "kind": flash.get("kind"),
+        "kept": flash.get("kept"),
     }
+
+
+def _flash_value(flash: dict) -> str:
+    """The refusal's cookie (at most 3000 bytes): its sentence, and the form's fields while
+    they fit."""
+    text = quote(json.dumps(flash))
+    if len(text) > 3000:
+        text = quote(json.dumps({**flash, "kept": None, "text": flash["text"][:300]}))
+    return text
 
 
 def _latest_said(game_id: str) -> str:
@@ -97,6 +108,8 @@ def _context(game_id: str, screen: str, args, flash: dict | None = None, said: s
         "fragment": f"table/_{name}.html",
         "winner_names": [player_names(state)[w] for w in state["winners"]],
         "confirm": args.get("confirm") if args.get("confirm") in CONFIRMS else None,
+        # A refused form is drawn again as it was sent (banker.web.common.kept).
+        "kept": Kept.of_json(flash.get("kept")) if flash else NOTHING,
     }
     if name == "table":
         _table_context(context, store, internal, state, args)
@@ -293,7 +306,8 @@ def act(game_id: str, state: dict):
     except (DomainError, forms.FormError, DiskFull) as e:
         # The core's sentence (BadCommand too), a form not read, a full disk (nothing
         # recorded, the game goes on): each a Refusal with its status.
-        flash, status = {"text": e.message, "at": at, "kind": "refused"}, e.status
+        kept = Kept.of_form(at, form).as_json()
+        flash, status = {"text": e.message, "at": at, "kind": "refused", "kept": kept}, e.status
     args = _args_after(form, screen, flash)
     if screen == "trade" and not (flash and flash["kind"] == "refused"):
         screen = "table"  # a refused trade goes back to the form as it was; an agreed one on
@@ -308,7 +322,7 @@ def act(game_id: str, state: dict):
     if flash:
         response.set_cookie(
             _flash_cookie(game_id),
-            quote(json.dumps(flash)[:3000]),
+            _flash_value(flash),
             path=game_path(game_id),
             httponly=True,
             samesite="Strict",
