@@ -67,6 +67,33 @@ class Reads:
         )
         return [{**r, "undone": bool(r["undone"])} for r in rows]
 
+    def events_since(self, game_id: str, version: int, types: tuple[str, ...]) -> list[dict]:
+        """The events of `types` made by the commands after `version` and not undone, oldest
+        first, each with its data and the key scope of the command that made it ("" when sent
+        by the Banker's pages or without a key): [{"seq","version","type","text","data",
+        "key_scope"}]. What a player's page tells that player of what happened since it last
+        looked (at most the latest 50 commands)."""
+        current = self._game(game_id).state["version"]
+        marks = ", ".join("?" for _ in types)
+        rows = self._db().query(
+            "select e.seq, e.version, e.type, e.text, e.data, c.key_scope from events e "
+            "join commands c on c.game_id = e.game_id and c.version = e.version "
+            f"where e.game_id = ? and e.version > ? and not e.undone and e.type in ({marks}) "
+            "order by e.seq",
+            [game_id, max(version, current - 50), *types],
+        )
+        return [{**r, "data": json.loads(r["data"] or "{}")} for r in rows]
+
+    def offers_made(self, game_id: str, player_id: str) -> dict[str, dict]:
+        """Every trade offer `player_id` made in this game, by id: {"from", "to"}."""
+        rows = self._db().query(
+            "select data from events where game_id = ? and type = 'trade_offered' "
+            "and json_extract(data, '$.from') = ?",
+            [game_id, player_id],
+        )
+        offers = (json.loads(r["data"]) for r in rows)
+        return {o["offer"]: o for o in offers if "offer" in o}
+
     def list_games(self) -> list[dict]:
         """Every game, latest first: [{"game_id","edition","names","status","version","at"}]."""
         return _listed(self._db().query(_GAME_LIST))

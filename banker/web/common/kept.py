@@ -13,7 +13,9 @@ from __future__ import annotations
 from markupsafe import Markup
 
 # A form's bookkeeping, never a person's input.
-HIDDEN = frozenset({"type", "key", "expected_version", "back", "at", "confirm", "d1", "pad"})
+HIDDEN = frozenset(
+    {"type", "key", "expected_version", "back", "at", "confirm", "d1", "pad", "seen"}
+)
 MAX_FIELDS = 40
 MAX_VALUE = 200
 

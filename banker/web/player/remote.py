@@ -16,6 +16,7 @@ from werkzeug.datastructures import MultiDict
 
 from banker.rules import askable_claims, claims_wait, score, view_for
 from banker.rules.board import DECK_NAMES, DEEDS
+from banker.store import key_scope
 from banker.web.common import choices
 from banker.web.common.deeds import holdings_of
 from banker.web.common.kept import NOTHING, Kept
@@ -193,6 +194,43 @@ def compose_view(state: dict, pid: str, args) -> dict | None:
         + ("receive_jail_cards", "give_cash", "receive_cash")
     )
     return {**trade, "others": others, "picked": picked}
+
+
+# -- what happened to this player's offers since the page last looked -------------------------
+
+NEWS_TYPES = ("trade_accepted", "trade_declined", "trade_dropped", "trade_withdrawn")
+
+
+def news(game_id: str, player_id: str, token: str, since: int | None) -> list[str]:
+    """What happened to this player's own trade offers since their page showed version
+    `since`, one sentence each, said to them ("Bob declined your offer."); an offer they
+    withdrew from this phone is not told again (the phone said so when they did)."""
+    store = get_store()
+    if since is None or not 0 <= since < store.version(game_id):
+        return []
+    events = store.events_since(game_id, since, NEWS_TYPES)
+    if not events:
+        return []
+    mine = store.offers_made(game_id, player_id)
+    names = player_names(store.state(game_id))
+    own = key_scope(token)
+    out = []
+    for e in events:
+        offer = mine.get(e["data"].get("offer"))
+        if offer is None or e["key_scope"] == own:
+            continue
+        to = names.get(offer["to"], "the other player")
+        if e["type"] == "trade_accepted":
+            out.append(f"{to} accepted your offer.")
+        elif e["type"] == "trade_declined":
+            out.append(f"{to} declined your offer.")
+        elif e["type"] == "trade_dropped":
+            out.append(f"Your offer to {to} is off: {to} is out of the game.")
+        else:
+            reason = e["data"].get("reason")
+            out.append(f"Your offer to {to} is off: {reason}." if reason else
+                       f"Your offer to {to} was withdrawn.")  # fmt: skip
+    return out
 
 
 # -- the whole page ---------------------------------------------------------------------------

@@ -32,7 +32,7 @@ from banker.web.common.kept import NOTHING, Kept
 from banker.web.common.links import keep_private
 from banker.web.common.seats import as_player, link_token, remember_joined, sentence_cookie
 from banker.web.common.store import get_store
-from banker.web.player.remote import player_view
+from banker.web.player.remote import news, player_view
 
 bp = Blueprint("player", __name__)
 
@@ -131,12 +131,16 @@ def compose(token: str, game_id: str, player_id: str):
 @bp.get("/join/<token>/version")
 @as_player(_gone)
 def version(token: str, game_id: str, player_id: str):
-    """The page's poll: 204 while the game is at version ?v=, else the fresh live parts."""
+    """The page's poll: 204 while the game is at version ?v=, else the fresh live parts, and
+    at the top what happened to this player's own offers since (the page's `news`)."""
     store = get_store()
     store.saw(game_id, player_id)  # the Banker's table shows this phone as following
-    if request.args.get("v", type=int) == store.version(game_id):
+    since = request.args.get("v", type=int)
+    if since == store.version(game_id):
         return "", 204
-    return render_template("player/_live.html", **player_view(token, game_id, player_id))
+    told = news(game_id, player_id, token, since)  # "Bob declined your offer."
+    view = player_view(token, game_id, player_id)
+    return render_template("player/_live.html", news=told, **view)
 
 
 def _page_path(token: str) -> str:
@@ -197,7 +201,10 @@ def _answer(token: str, game_id: str, player_id: str, command, answer, error):
         kept = Kept.of_form(request.form.get("type", ""), request.form)  # drawn again as sent
     if wants_fragment():
         view = player_view(token, game_id, player_id, args=args, kept=kept)
-        html = render_template("player/_answer.html", said=said, with_compose=is_trade, **view)
+        told = news(game_id, player_id, token, request.form.get("seen", type=int))
+        html = render_template(
+            "player/_answer.html", said=said, news=told, with_compose=is_trade, **view
+        )
         return make_response(html, 200)
     if error is not None:
         view = player_view(token, game_id, player_id, args=args, kept=kept)
