@@ -10,7 +10,7 @@ from tests.app.test_player import join_path, text_of
 
 CONFIRM_SENTENCE = (
     "Give Ann a new link? Ann’s old link stops working at once : the phone that has it no "
-    "longer sees the game and cannot ask for rent."
+    "longer sees the game and can do nothing in it."
 )
 
 

@@ -450,7 +450,8 @@ def test_the_end_shows_the_winners_and_the_deadline_scores(client, new_game):
     g.do({"type": "roll", "player": "p2", "dice": [4, 6]})  # Just Visiting
     page = text_of(banker.page())
     assert "Game over" in page and "Ann and Bob share the win" in page
-    assert "Scores at the agreed deadline" in page and "Ann 1,500 Bob 1,500" in page
+    assert "Scores at the agreed deadline" in page and "Ann (won) 1,500 Bob (won) 1,500" in page
+    assert "The story of the game in charts" in page
     assert g.state["winners"] == ["p1", "p2"]
     assert "First die" not in page
 

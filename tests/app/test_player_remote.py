@@ -214,7 +214,7 @@ def test_a_bid_above_the_players_cash_gets_the_cores_sentence(started):
     before = g.now()
     r = post(g, "p2", {"type": "bid", "player": "p2", "amount": "1600", "key": "too-much-1"})
     assert r.status_code == 422
-    assert "Bob has only 1500 in cash and cannot bid 1600." in text_of(r.text)
+    assert "You have only 1500 in cash and cannot bid 1600." in text_of(r.text)  # said to Bob
     assert g.now() == before
 
 
@@ -578,7 +578,7 @@ def test_a_refused_offer_keeps_the_form_as_it_was_with_the_cores_sentence(owners
     assert 'name="give_cash" inputmode="numeric" pattern="[0-9]*" value="5000"' in r.text
     assert 'value="baltic-avenue" checked' in r.text
     said = re.search(r'<div id="said".*?</div>', r.text, flags=re.S).group(0)
-    assert 'class="error"' in said and text_of(said) == sentence
+    assert 'class="error"' in said and text_of(said) == sentence.replace("Ann has ", "You have ")
     assert g.now() == before
 
 

@@ -3,8 +3,8 @@ display and the pause page: money, what stands on a deed, where a token stands, 
 and its rent in words, the players as the strip shows them, seat colors and the CSS classes
 that paint them. (What the table still has to settle, in words: banker.rules.pending_in_words.)
 
-Registered on the app (banker.web.app.create_app): `money` and `color_class` as Jinja filters,
-`money` also as a global (`{{ money(x) }}` and `{{ x | money }}` read the same).
+Registered on the app (banker.web.app.create_app): `money`, `counted` and `color_class` as Jinja
+filters, `money` also as a global (`{{ money(x) }}` and `{{ x | money }}` read the same).
 """
 
 from __future__ import annotations
@@ -20,6 +20,37 @@ GROUP_ORDER = (*COLOR_GROUPS, "railroad", "utility")
 def money(n: int | None) -> str:
     """Dollars with thousands separators (1,500); a figure not known (private cash) is "—"."""
     return "—" if n is None else f"{n:,}"
+
+
+def counted(n: int, word: str) -> str:
+    """A count with its noun: "1 house", "2 houses", "0 hotels" (a Jinja filter too)."""
+    return f"{n:,} {word}{'' if n == 1 else 'es' if word.endswith('s') else 's'}"
+
+
+def listing(parts: list[str], empty: str = "nothing") -> str:
+    """Names as a sentence lists them: "Ann", "Ann and Bob", "Ann, Bob, Cat and Dan"."""
+    if not parts:
+        return empty
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+# How a sentence about a player begins, and how it begins said to them: "Bob must" "You must".
+_TO_YOU = (("must", "must"), ("has", "have"), ("does", "do"), ("owes", "owe"), ("can", "can"))
+_TO_YOU += (("is", "are"), ("cannot", "cannot"), ("may", "may"))
+
+
+def to_you(sentence: str | None, name: str) -> str | None:
+    """A sentence about player `name` (the core's, worded for the Banker) as their own phone
+    says it to them: "Bob must own every light blue street to build; Vermont Avenue is not
+    theirs." becomes "You must own every light blue street to build; Vermont Avenue is not
+    yours."; any other sentence is left as it is."""
+    if not sentence:
+        return sentence
+    for verb, said in _TO_YOU:
+        if sentence.startswith(f"{name} {verb} "):
+            sentence = f"You {said} " + sentence[len(name) + len(verb) + 2 :]
+            break
+    return sentence.replace(" not theirs.", " not yours.").replace(" not theirs;", " not yours;")
 
 
 def buildings_text(held: dict) -> str:
@@ -114,5 +145,6 @@ def color_class(color: str | None) -> str:
 def install(app) -> None:
     """Make the filters and globals above known to the app's templates."""
     app.add_template_filter(money)
+    app.add_template_filter(counted)
     app.add_template_filter(color_class)
     app.add_template_global(money)

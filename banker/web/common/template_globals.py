@@ -1,6 +1,7 @@
 """The functions every template may call, in one place: those that read the store (who
-follows the game, the Join panel, a link's QR code, the big screen's link, a player's chart),
-and a fresh idempotency key per form. Registered on the app by `install` (create_app)."""
+follows the game, the Join panel, a link's QR code, the big screen's link, a player's chart, a
+game's standings at its end), and a fresh idempotency key per form. Registered on the app by
+`install` (create_app)."""
 
 from __future__ import annotations
 
@@ -32,7 +33,8 @@ def join_panel(game_id: str | None) -> dict | None:
     """What the Join panel shows, or None unless this request is the game's Banker's.
 
     {"game_id", "token" (for the forms, None with the cookie), "players": [{"id", "name",
-    "join_url", "qr_url" (its code: link_code), "eliminated"}]}:
+    "join_url", "qr_url" (its code: link_code), "eliminated"}], "players_act" (what a player's
+    page lets them do: their own part of the game, or only ask for their rent)}:
     the panel shows the links only on a page whose request carries the banker token, so that
     including it anywhere else leaks nothing.
     """
@@ -56,7 +58,12 @@ def join_panel(game_id: str | None) -> dict | None:
     ]
     # The forms need the token only when the page has no cookie to send (kept out of the HTML
     # otherwise, as the Banker's pages keep it out of their URLs).
-    return {"game_id": game_id, "token": banker_link_args(given).get("token"), "players": players}
+    return {
+        "game_id": game_id,
+        "token": banker_link_args(given).get("token"),
+        "players": players,
+        "players_act": bool(state["options"].get("players_act", True)),
+    }
 
 
 def link_code_url(game_id: str, who: str, link_token: str = "") -> str | None:
@@ -80,6 +87,27 @@ def player_chart(game_id: str, player_id: str) -> dict:
     return worth_chart(shown, highlight=player_id, table_rows=8)
 
 
+def standings(game_id: str, viewer: str) -> dict:
+    """The end of a game on a phone (templates/_standings.html): its players best first, by
+    score at the agreed deadline, else by net worth, those out last, as `viewer` ("banker" or a
+    player id) may see them (private_cash hides the others' net worth, which tells their cash):
+    {"scored", "stopped" (unfinished: not a ranking), "rows": [{"id", "name", "value" (None:
+    private), "winner", "eliminated"}]}."""
+    shown = for_viewer(story_cache.load(get_store(), game_id), viewer)
+    rows = [
+        {
+            "id": s["id"],
+            "name": s["name"],
+            "value": s["score"] if s["score"] is not None else s["worth"]["total"],
+            "winner": s["winner"],
+            "eliminated": s["eliminated"],
+        }
+        for s in shown["standings"]
+    ]
+    stopped = shown["status"] == "unfinished"
+    return {"scored": bool(shown["scores"]), "stopped": stopped, "rows": rows}
+
+
 def big_screen(game_id: str) -> dict:
     """The Banker's "Show on a big screen": {"url"} (its QR code: table.link_code)."""
     return {"url": seat_url(game_id, "display", get_store().display_token(game_id))}
@@ -94,6 +122,7 @@ def install(app) -> None:
         link_code_url,
         big_screen,
         player_chart,
+        standings,
     ):
         app.add_template_global(function)
     app.jinja_env.globals["banker_version"] = banker.__version__

@@ -7,7 +7,7 @@ from werkzeug.datastructures import MultiDict
 
 from banker.rules import set_has_buildings
 from banker.rules.board import DECK_NAMES, DEED_IDS, DEEDS, GROUP_COLORS
-from banker.web.common.present import money, player_names, state_player
+from banker.web.common.present import listing, money, player_names, state_player
 
 
 def trade_view(state: dict, args) -> dict:
@@ -70,12 +70,6 @@ def trade_view(state: dict, args) -> dict:
     }
 
 
-def _listing(parts: list[str]) -> str:
-    if not parts:
-        return "nothing"
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-
-
 def _side_parts(args, prefix: str) -> list[str]:
     parts = [DEEDS[p].name for p in args.getlist(f"{prefix}_properties") if p in DEEDS]
     parts += [
@@ -94,7 +88,7 @@ def trade_summary(state: dict, a: str, b: str, args) -> str:
     Railroad; Bob lifts nothing."."""
     names = player_names(state)
     give, get = _side_parts(args, "give"), _side_parts(args, "receive")
-    sentence = f"{names[a]} gives {_listing(give)} to {names[b]} for {_listing(get)}."
+    sentence = f"{names[a]} gives {listing(give)} to {names[b]} for {listing(get)}."
     lifted = [p for p in args.getlist("unmortgage") if p in DEEDS]
     kept = [
         p
@@ -103,9 +97,9 @@ def trade_summary(state: dict, a: str, b: str, args) -> str:
         if p in DEEDS and state["properties"][p]["mortgaged"] and p not in lifted
     ]
     if lifted:
-        sentence += f" Lifted at once: {_listing([DEEDS[p].name for p in lifted])}."
+        sentence += f" Lifted at once: {listing([DEEDS[p].name for p in lifted])}."
     if kept:
-        kept_names = _listing([DEEDS[p].name for p in kept])
+        kept_names = listing([DEEDS[p].name for p in kept])
         if state["edition"] == "classic":
             sentence += f" Kept mortgaged (10% interest now): {kept_names}."
         else:

@@ -20,7 +20,7 @@ from banker.store import key_scope
 from banker.web.common import choices
 from banker.web.common.deeds import holdings_of
 from banker.web.common.kept import NOTHING, Kept
-from banker.web.common.present import deed_facts, money, player_names, state_player
+from banker.web.common.present import deed_facts, money, player_names, state_player, to_you
 from banker.web.common.present import where as present_where
 from banker.web.common.store import get_store
 from banker.web.common.trade import offer_args, trade_summary, trade_view
@@ -134,7 +134,7 @@ def _my_auction(state: dict, me: dict) -> dict | None:
         "high_bid": a["high_bid"],
         "high_bidder": names.get(a["high_bidder"]),
         "leading": a["high_bidder"] == me["id"],
-        "why": mine["why"] if mine else None,
+        "why": to_you(mine["why"], me["name"]) if mine else None,
         "can_bid": mine is not None and me["cash"] > a["high_bid"],
         "raises": [r for r in (mine["raises"] if mine else []) if r["amount"] <= me["cash"]],
         "cash": me["cash"],
@@ -148,11 +148,26 @@ def _my_jail(state: dict, pid: str) -> dict | None:
     return jail
 
 
-def _my_debt(state: dict, pid: str) -> dict | None:
+def _my_debt(state: dict, me: dict) -> dict | None:
     debt = choices.debt(state)
-    if debt is None or debt["debtor"] != pid:
+    if debt is None or debt["debtor"] != me["id"]:
         return None
-    return debt
+    return {**debt, "groups": yours(debt["groups"], me["name"])}
+
+
+def yours(groups: list[dict], name: str) -> list[dict]:
+    """A player's deeds (holdings_of) with each action's reason said to them ("You must own
+    every light blue street…")."""
+    return [
+        {
+            **g,
+            "deeds": [
+                {**d, "actions": [{**a, "why": to_you(a["why"], name)} for a in d["actions"]]}
+                for d in g["deeds"]
+            ],
+        }
+        for g in groups
+    ]
 
 
 def controls(state: dict, me: dict) -> dict:
@@ -169,8 +184,8 @@ def controls(state: dict, me: dict) -> dict:
         "offer_deed": DEEDS[offer["property"]].name if offer else None,
         "auction": _my_auction(state, me) if live else None,
         "jail": _my_jail(state, me["id"]) if live else None,
-        "debt": _my_debt(state, me["id"]) if live else None,
-        "holdings": holdings_of(state, me["id"]),
+        "debt": _my_debt(state, me) if live else None,
+        "holdings": yours(holdings_of(state, me["id"]), me["name"]),
         "trades": trade_offers(state, me["id"]),
     }
 

@@ -30,6 +30,7 @@ from banker.web.common.errors import link_error_page
 from banker.web.common.guards import wants_fragment
 from banker.web.common.kept import NOTHING, Kept
 from banker.web.common.links import keep_private
+from banker.web.common.present import player_names, to_you
 from banker.web.common.seats import as_player, link_token, remember_joined, sentence_cookie
 from banker.web.common.store import get_store
 from banker.web.player.remote import news, player_view
@@ -197,7 +198,8 @@ def _answer(token: str, game_id: str, player_id: str, command, answer, error):
     if answer is not None:
         said = {"text": " ".join(e["text"] for e in answer.body["events"]), "refused": False}
     else:
-        said = {"text": error.message, "refused": True}
+        name = player_names(get_store().state(game_id))[player_id]
+        said = {"text": to_you(error.message, name), "refused": True}  # "You have 40; …"
         kept = Kept.of_form(request.form.get("type", ""), request.form)  # drawn again as sent
     if wants_fragment():
         view = player_view(token, game_id, player_id, args=args, kept=kept)

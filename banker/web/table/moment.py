@@ -11,7 +11,7 @@ import re
 
 from banker.rules import building_refusal_anywhere, building_value
 from banker.rules.board import CARDS, COLOR_GROUPS, DECK_NAMES, DEED_IDS, DEEDS, GROUPS, JAIL_CARD
-from banker.web.common.present import money, player_names, state_player
+from banker.web.common.present import counted, listing, money, player_names, state_player
 
 
 def _trade_offers(state: dict) -> list[dict]:
@@ -181,12 +181,11 @@ def building_shortage(state: dict) -> list[dict]:
         want = sum(_room(state, pid, kind) for pid in builders)
         if len(builders) >= 2 and want > bank:
             names = player_names(state)
-            who = " and ".join(names[b] for b in builders)
+            who = listing([names[b] for b in builders])
             out.append(
                 {
                     "kind": kind,
-                    "text": f"The Bank has {bank} {kind}{'s' if bank != 1 else ''}; {who} "
-                    f"could place {want}.",
+                    "text": f"The Bank has {counted(bank, kind)}; {who} could place {want}.",
                 }
             )
     return out
@@ -237,16 +236,37 @@ def bankruptcy_preview(state: dict) -> dict | None:
 CORRECTIONS = {"adjusted", "token_moved"}
 
 
+# What a player does at the start of their own turn, before rolling: it opens their turn.
+BEFORE_THE_ROLL = {"jail_fine_paid", "jail_card_used"}
+
+
+def _whose(text: str, names: dict[str, str]) -> str | None:
+    """The player a sentence begins with ("Dan paid the 50 fine…": Dan)."""
+    found = [n for n in names.values() if text.startswith(n + " ")]
+    return max(found, key=len) if found else None
+
+
 def history_groups(events: list[dict], names: dict[str, str]) -> list[dict]:
-    """Events grouped by turn (a roll, titled by it, and everything that followed it), newest
-    turn first; inside a turn, in the order they happened. Corrections are marked."""
+    """Events grouped by turn, newest turn first; inside a turn, in the order they happened.
+    A turn is a roll (titled by it) and everything that followed it, but what a player does
+    before their own roll (paying the fine or using a card to leave Jail) opens their turn, and
+    the roll that follows is its title. Corrections are marked."""
     groups: list[dict] = []
     current: dict | None = None
     for e in events:
+        opening = current is not None and current.get("opening")
+        if e["type"] == "rolled" and opening:
+            current.update(title=e["text"].rstrip("."), undone=e["undone"], opening=False)
+            continue
         if e["type"] in ("rolled", "started"):
             current = {"title": e["text"].rstrip("."), "undone": e["undone"], "events": []}
             groups.append(current)
             continue
+        if e["type"] in BEFORE_THE_ROLL and not opening:
+            who = _whose(e["text"], names)
+            title = f"{who}’s turn" if who else "The next turn"
+            current = {"title": title, "undone": e["undone"], "events": [], "opening": True}
+            groups.append(current)
         if current is None:
             current = {"title": "Before the first roll", "undone": False, "events": []}
             groups.append(current)

@@ -149,7 +149,7 @@ def _table_context(context: dict, store, internal: dict, state: dict, args) -> N
         join_players=store.players(context["game_id"]),
         final_claims=moment.final_claims_wait(state),
         shortage=moment.building_shortage(internal) if state["status"] == "playing" else [],
-        standings=moment.standings(state) if state["status"] == "unfinished" else [],
+        stood=moment.standings(state) if state["status"] == "unfinished" else [],
     )
     pending = state["pending"]
     if pending["offer"]:
