@@ -346,7 +346,11 @@ def test_a_trade_is_summed_up_then_confirmed_and_a_refused_one_keeps_its_choices
     query = "?from=p1&to=p2&give_properties=baltic-avenue&receive_cash=2000"
     html = banker.page("/trade" + query)
     assert "Ann gives Baltic Avenue to Bob for 2,000." in text_of(html)
-    r = banker.press("Confirm trade", path="/trade" + query)
+    # The core would refuse it: Confirm is disabled, with its sentence, before any tap.
+    _, button = find_button(html, "Confirm trade")
+    assert button["disabled"] and "Bob has only 1500 in cash." in text_of(html)
+    form, _ = find_button(html, "Confirm trade")
+    r = banker.client.post(form["action"], data=MultiDict(form["fields"]))  # sent all the same
     assert r.status_code == 303
     assert r.headers["Location"].startswith(f"/games/{game.id}/trade?")
     page = text_of(banker.page(r.headers["Location"].split(game.id, 1)[1]))

@@ -259,6 +259,9 @@ def _act(state: dict, names: dict[str, str]) -> str:
         return f"{names[c['player']]} draws a {DECK_NAMES[c['deck']]} card."
     if pending["dice"]:
         return f"{names[pending['dice']['player']]} rolls the dice for a utility's rent."
+    if pending.get("trade_offers"):
+        o = pending["trade_offers"][0]
+        return f"{names[o['to']]} answers {names[o['from']]}'s trade offer."
     if pending.get("final_round") and not state["turn"]["player"]:
         return "Time is up: the open rent claims are settled, then the game is scored."
     pid = state["turn"]["player"]

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from werkzeug.datastructures import MultiDict
 
-from banker.rules import set_has_buildings
+from banker.rules import Refusal, apply, player_refusal, set_has_buildings
 from banker.rules.board import DECK_NAMES, DEED_IDS, DEEDS, GROUP_COLORS
+from banker.web.common import forms
 from banker.web.common.present import listing, money, player_names, state_player
 
 
@@ -68,6 +69,28 @@ def trade_view(state: dict, args) -> dict:
         "mortgaged": mortgaged,
         "summary": trade_summary(state, a, b, args) if a and b else None,
     }
+
+
+def deal_refusal(state: dict, args, kind: str = "trade", seat: str = "banker") -> str | None:
+    """Why the deal as the form holds it now (`args`) would be refused if sent as `kind`
+    ("trade" by the Banker, "propose_trade" from a player's phone, `seat`), or None: the form's
+    send button is then disabled with this sentence. The core decides, on a copy: the deal is
+    read as the form would be sent and applied to the state, which is not changed."""
+    data = MultiDict(args)
+    data["type"] = kind
+    try:
+        command = forms.command_from(data, forms.TYPES | {"propose_trade"})
+    except forms.FormError as e:
+        return e.message
+    if seat != "banker":
+        why = player_refusal(state, seat, command)
+        if why:
+            return why
+    try:
+        apply(state, command)
+    except Refusal as e:
+        return e.message
+    return None
 
 
 def _side_parts(args, prefix: str) -> list[str]:

@@ -23,7 +23,7 @@ from banker.web.common.kept import NOTHING, Kept
 from banker.web.common.present import deed_facts, money, player_names, state_player, to_you
 from banker.web.common.present import where as present_where
 from banker.web.common.store import get_store
-from banker.web.common.trade import offer_args, trade_summary, trade_view
+from banker.web.common.trade import deal_refusal, offer_args, trade_summary, trade_view
 
 POLL_EVERY = "700ms"
 LATEST_EVENTS = 6
@@ -95,6 +95,10 @@ def status_line(state: dict, me: dict) -> str:
     offered = [o for o in pending.get("trade_offers", []) if o["to"] == me["id"]]
     if offered:
         return f"{names[offered[0]['from']]} offers you a trade: accept or decline it below."
+    if pending.get("trade_offers"):
+        o = pending["trade_offers"][0]
+        whose = "your" if o["from"] == me["id"] else f"{names[o['from']]}’s"
+        return f"{names[o['to']]} answers {whose} trade offer."
     roller = state["turn"]["roller"] or names.get(state["turn"]["player"], "")
     if state["turn"]["player"] == me["id"]:
         return f"Your turn to roll ({roller})." if len(me["members"]) > 1 else "Your turn to roll."
@@ -208,7 +212,9 @@ def compose_view(state: dict, pid: str, args) -> dict | None:
         for k in ("give_properties", "receive_properties", "give_jail_cards")
         + ("receive_jail_cards", "give_cash", "receive_cash")
     )
-    return {**trade, "others": others, "picked": picked}
+    chosen["to"] = trade["to"]
+    why = deal_refusal(state, chosen, "propose_trade", pid)  # the Offer button's, if refused
+    return {**trade, "others": others, "picked": picked, "why": why}
 
 
 # -- what happened to this player's offers since the page last looked -------------------------

@@ -28,7 +28,7 @@ from banker.web.common.kept import NOTHING, Kept
 from banker.web.common.present import money, player_names, players
 from banker.web.common.seats import banker_state, banker_token_given, sentence_cookie, url_token
 from banker.web.common.store import get_store
-from banker.web.common.trade import offer_sentence, trade_view
+from banker.web.common.trade import deal_refusal, offer_sentence, trade_view
 from banker.web.table import moment, presenters
 from banker.web.table.blueprint import banker_page, bp, game_path, remember
 
@@ -118,7 +118,10 @@ def _context(game_id: str, screen: str, args, flash: dict | None = None, said: s
             abort(404)
         context["sheet"] = presenters.sheet(internal, pid)
     elif name == "trade":
-        context["trade"] = trade_view(internal, args)
+        trade = context["trade"] = trade_view(internal, args)
+        chosen = MultiDict(args)
+        chosen.update({"from": trade["from"], "to": trade["to"]})
+        trade["why"] = deal_refusal(internal, chosen) if trade["to"] else None
     elif name == "board":
         context["board"] = board_picture.phone(state)
     elif name == "history":

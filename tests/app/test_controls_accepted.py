@@ -1,0 +1,223 @@
+"""Every control a page shows active is one the core accepts, over random games (hypothesis).
+
+Random tables are played through the store (plausible commands, trade offers, time called);
+now and then every page of the game is drawn through Flask's test client: the Banker's table,
+each player's sheet, History and Trade, and each player's own page. Every submit button not
+disabled, read with its form's fields as a browser sends them (a typed amount filled with one
+the core allows), must be a command `banker.rules.apply` accepts on the game's state, and on a
+player's page one their token may send (`player_refusal`). A control the rules would refuse is
+absent, or disabled with its reason.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from html.parser import HTMLParser
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from werkzeug.datastructures import MultiDict
+
+from banker.rules import Refusal, apply, player_refusal
+from banker.web.common import forms
+from tests.plays import a_plausible_command
+
+SETTINGS = settings(
+    max_examples=20,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+COMMAND_ACTION = re.compile(r"/(games/\w+/act|join/[^/]+/(act|claim))$")
+
+
+class _Forms(HTMLParser):
+    """Every form of a page as a browser would send it: its action and method, its fields
+    (checked boxes, selected options, typed values), the names of its typed inputs and of its
+    radio groups, and its submit buttons."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.forms: list[dict] = []
+        self._form = self._select = self._button = None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "form":
+            self._form = {"action": a.get("action", ""), "method": a.get("method", "get"),
+                          "fields": [], "typed": [], "radios": {}, "buttons": []}  # fmt: skip
+            self.forms.append(self._form)
+        elif self._form is None:
+            return
+        elif tag == "select" and a.get("name"):
+            self._select = [a["name"], None]
+        elif tag == "option" and self._select is not None:
+            if self._select[1] is None or "selected" in a:
+                self._select[1] = a.get("value", "")
+        elif tag in ("input", "textarea") and a.get("name") and a.get("type") != "file":
+            kind = a.get("type", "text")
+            if kind == "radio":
+                self._form["radios"].setdefault(a["name"], []).append(a.get("value", ""))
+            if kind in ("checkbox", "radio") and "checked" not in a:
+                return
+            if kind not in ("hidden", "checkbox", "radio"):
+                self._form["typed"].append(a["name"])
+            self._form["fields"].append((a["name"], a.get("value", "")))
+        elif tag == "button" and a.get("type", "submit") == "submit" and "hidden" not in a:
+            if a.get("formmethod") == "get":  # a redraw (Review), not a command
+                return
+            self._button = {"name": a.get("name"), "value": a.get("value", ""), "text": "",
+                            "disabled": "disabled" in a}  # fmt: skip
+            self._form["buttons"].append(self._button)
+
+    def handle_data(self, data):
+        if self._button is not None:
+            self._button["text"] += data
+
+    def handle_endtag(self, tag):
+        if tag == "select" and self._select is not None and self._form is not None:
+            self._form["fields"].append(tuple(self._select))
+            self._select = None
+        elif tag == "button":
+            self._button = None
+        elif tag == "form":
+            self._form = None
+
+
+def page_forms(html: str) -> list[dict]:
+    parser = _Forms()
+    parser.feed(html)
+    return parser.forms
+
+
+def as_sent(state: dict, form: dict, button: dict) -> MultiDict | None:
+    """The form and its button as a person sends them: what is typed filled with a value the
+    core allows (a bid one above the high bid, a correction of 1 with a reason), a choice made
+    in each radio group; None for a trade being put together (its deal is the person's)."""
+    data = MultiDict(form["fields"])
+    if button["name"]:
+        data[button["name"]] = button["value"]
+    if form["action"].endswith("/claim"):
+        data["type"] = "claim_rent"
+    kind = data.get("type")
+    for name in form["typed"]:
+        if name == "amount" and kind == "bid":
+            a = state["pending"]["auction"]
+            data[name] = str(a["high_bid"] + 1 if a["high_bidder"] else 10)
+        elif name == "amount" and kind == "adjust":
+            data[name] = "1"
+        elif name == "reason":
+            data[name] = "a check"
+        elif not name.endswith("_cash"):
+            return None
+    for name, values in form["radios"].items():
+        if name not in data:
+            data[name] = values[0]
+    return data
+
+
+def refused_controls(html: str, state: dict, seat: str) -> list[tuple]:
+    """Every active control of a page that the core (or the seat's permission) would refuse:
+    [(button, command, sentence)]."""
+    refused = []
+    for form in page_forms(html):
+        if form["method"] != "post" or not COMMAND_ACTION.search(form["action"]):
+            continue
+        for button in form["buttons"]:
+            if button["disabled"]:
+                continue
+            data = as_sent(state, form, button)
+            if data is None:
+                continue
+            text = " ".join(button["text"].split())
+            command = forms.command_from(data, forms.TYPES | {"propose_trade"})
+            if seat != "banker":
+                why = player_refusal(state, seat, command)
+                if why:
+                    refused.append((text, command, why))
+                    continue
+            try:
+                apply(state, command)
+            except Refusal as e:
+                refused.append((text, command, e.message))
+    return refused
+
+
+def _offer_or_time(state: dict, rng: random.Random) -> dict | None:
+    """Now and then what a plausible table does between rolls besides: a trade offer, time
+    called at the agreed deadline."""
+    alive = [p["id"] for p in state["players"] if not p["eliminated"]]
+    roll = rng.random()
+    if roll < 0.08 and len(alive) > 1:
+        frm, to = rng.sample(alive, 2)
+        mine = [d for d, st in state["properties"].items() if st["owner"] == frm]
+        nothing = {"cash": 0, "properties": [], "jail_cards": []}
+        return {
+            "type": "propose_trade",
+            "from": frm,
+            "to": to,
+            "give": {**nothing, "properties": mine[:1]},
+            "receive": {**nothing, "cash": rng.choice([0, 10, 100])},
+            "unmortgage": [],
+        }
+    if roll < 0.1 and state["options"].get("deadline"):
+        return {"type": "call_time"}
+    if roll < 0.14 and state["pending"]["trade_offers"]:
+        kind = rng.choice(["accept_trade", "decline_trade"])
+        return {"type": kind, "offer": state["pending"]["trade_offers"][0]["id"]}
+    return None
+
+
+def _pages(client, game, state: dict) -> list[tuple[str, str, str]]:
+    """(seat, path, html) of every page of the game: the Banker's and each player's."""
+    pages = []
+    for path in ["", "/history", "/trade"] + [f"/players/{p['id']}" for p in state["players"]]:
+        r = client.get(f"/games/{game.id}{path}")
+        assert r.status_code == 200, path
+        pages.append(("banker", path or "/", r.get_data(as_text=True)))
+    for p in game.created["players"]:
+        path = re.sub(r"^https?://[^/]+", "", p["join_url"])
+        r = client.get(path)
+        assert r.status_code == 200, path
+        pages.append((p["id"], path, r.get_data(as_text=True)))
+    return pages
+
+
+@pytest.mark.slow
+@SETTINGS
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    players=st.integers(2, 4),
+    edition=st.sampled_from(["g0009", "classic"]),
+    private_cash=st.booleans(),
+    steps=st.integers(5, 90),
+)
+def test_every_active_control_on_every_page_is_one_the_core_accepts(
+    client, app, seed, players, edition, private_cash, steps
+):
+    from tests.game import Game
+    from tests.table_web import FlaskTable
+
+    options = {"private_cash": private_cash}
+    if edition == "g0009":
+        options["deadline"] = True
+    game = Game(FlaskTable(client), ["Ann", "Bob", "Cat", "Dan"][:players], edition, options)
+    client.get(game.created["banker_url"])  # the Banker's pages' cookie
+    store = app.extensions["banker.store"]
+    rng = random.Random(seed)
+    store.execute(game.id, {"type": "start", "first": "p1"})
+    for step in range(steps):
+        state = store.state(game.id)
+        if state["status"] != "playing":
+            break
+        command = _offer_or_time(state, rng) or a_plausible_command(state, rng)
+        try:
+            store.execute(game.id, command)
+        except Refusal:
+            continue
+        if step % 7 == 6 or step == steps - 1:
+            state = store.state(game.id)
+            for seat, path, html in _pages(client, game, state):
+                assert refused_controls(html, state, seat) == [], (seat, path, state["pending"])
