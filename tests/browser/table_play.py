@@ -129,9 +129,10 @@ class Play:
         for pid in bidders[:2]:
             a = self.state["pending"]["auction"]
             seat = self.phones.seat_of(pid)
+            amount = a["high_bid"] + 10 if a["high_bidder"] else 10
             if seat.kind == "banker":
                 label = "10" if a["high_bidder"] is None else "+10"
-                seat.tap(f"{label}: {self.name(pid)} bids {a['high_bid'] + 10 if a['high_bidder'] else 10}")
+                seat.tap(f"{label}: {self.name(pid)} bids {amount}")
             elif a["high_bidder"] is None:
                 seat.tap("10: bid 10")
             else:
@@ -300,8 +301,8 @@ class Play:
             if not deed or DEEDS[deed].kind == "utility":
                 return False
             st = self.state["properties"][deed]
-            return st["owner"] in owners and not st["mortgaged"] and (
-                rent(self.state, deed) > amount
+            return (
+                st["owner"] in owners and not st["mortgaged"] and (rent(self.state, deed) > amount)
             )
 
         return wanted

@@ -121,5 +121,6 @@ def test_a_long_game_at_a_table_of_phones(live_server, browser, new_api_game, tm
                 expect(seat.page.locator("#standings")).to_be_visible()
     finally:
         elapsed = time.monotonic() - start
-        print(f"\n{play.rolls} rolls, {phones.actions} actions checked on every screen, {elapsed:.0f} s")
+        checked = f"{phones.actions} actions checked on every screen"
+        print(f"\n{play.rolls} rolls, {checked}, {elapsed:.0f} s")
         phones.close()
