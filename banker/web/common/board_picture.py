@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from banker.rules import building_value
 from banker.rules.board import DECK_NAMES, DEEDS, GROUP_NAMES, GROUPS, JAIL, SPACES
-from banker.web.common.present import deed_facts, money, rent_text
+from banker.web.common.present import deed_facts, final_round_said, money, rent_text
 from banker.web.common.present import where as present_where
 
 # One deed's group, as its card names it.
@@ -230,7 +230,14 @@ def now(state: dict) -> dict:
 
 
 def _act(state: dict, names: dict[str, str]) -> str:
-    """Who must act now, one sentence."""
+    """Who must act now, one sentence; after the agreed deadline's Call time, the final round
+    said first, until the game is scored."""
+    said = final_round_said(state)
+    act = _who_acts(state, names)
+    return f"{said} {act}" if said and said != act else act
+
+
+def _who_acts(state: dict, names: dict[str, str]) -> str:
     pending, status = state["pending"], state["status"]
     if status == "setup":
         return "The Banker records who won the opening roll."

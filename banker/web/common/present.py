@@ -9,7 +9,7 @@ filters, `money` also as a global (`{{ money(x) }}` and `{{ x | money }}` read t
 
 from __future__ import annotations
 
-from banker.rules import rent, utility_multiplier
+from banker.rules import phase, phase_sentence, rent, utility_multiplier
 from banker.rules.board import COLOR_GROUPS, DEEDS, GROUP_COLORS, space_name
 
 # One distinct color per seat (readable on light and dark).
@@ -20,6 +20,12 @@ GROUP_ORDER = (*COLOR_GROUPS, "railroad", "utility")
 def money(n: int | None) -> str:
     """Dollars with thousands separators (1,500); a figure not known (private cash) is "—"."""
     return "—" if n is None else f"{n:,}"
+
+
+def final_round_said(state: dict) -> str:
+    """The agreed deadline's final round in words while it lasts (time called, or its claims
+    waiting), for every screen until the game is scored; "" otherwise."""
+    return phase_sentence(state) if phase(state) in ("final_round", "claims_wait") else ""
 
 
 def counted(n: int, word: str) -> str:

@@ -20,7 +20,14 @@ from banker.store import key_scope
 from banker.web.common import choices
 from banker.web.common.deeds import holdings_of
 from banker.web.common.kept import NOTHING, Kept
-from banker.web.common.present import deed_facts, money, player_names, state_player, to_you
+from banker.web.common.present import (
+    deed_facts,
+    final_round_said,
+    money,
+    player_names,
+    state_player,
+    to_you,
+)
 from banker.web.common.present import where as present_where
 from banker.web.common.store import get_store
 from banker.web.common.trade import deal_refusal, offer_args, trade_summary, trade_view
@@ -319,6 +326,7 @@ def player_view(token: str, game_id: str, player_id: str, args=None, kept: Kept 
         "poll_every": POLL_EVERY,
         "me": _me(internal, seen, player_id),
         "status_line": status_line(internal, me_state),
+        "phase_said": final_round_said(internal),  # the deadline's final round, until scored
         "ending": _ending(internal, names),
         "claims": claims,
         # A fresh key per rendering: a double tap repeats the answer, a later claim (say, the

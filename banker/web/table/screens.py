@@ -25,7 +25,7 @@ from banker.web.common import board_picture, choices, forms
 from banker.web.common.errors import error_response
 from banker.web.common.guards import wants_fragment
 from banker.web.common.kept import NOTHING, Kept
-from banker.web.common.present import money, player_names, players
+from banker.web.common.present import final_round_said, money, player_names, players
 from banker.web.common.seats import banker_state, banker_token_given, sentence_cookie, url_token
 from banker.web.common.store import get_store
 from banker.web.common.trade import deal_refusal, offer_sentence, trade_view
@@ -110,6 +110,7 @@ def _context(game_id: str, screen: str, args, flash: dict | None = None, said: s
         "confirm": args.get("confirm") if args.get("confirm") in CONFIRMS else None,
         # A refused form is drawn again as it was sent (banker.web.common.kept).
         "kept": Kept.of_json(flash.get("kept")) if flash else NOTHING,
+        "phase_said": final_round_said(internal),
     }
     if name == "table":
         _table_context(context, store, internal, state, args)
