@@ -122,5 +122,6 @@ def test_a_long_game_at_a_table_of_phones(live_server, browser, new_api_game, tm
     finally:
         elapsed = time.monotonic() - start
         checked = f"{phones.actions} actions checked on every screen"
-        print(f"\n{play.rolls} rolls, {checked}, {elapsed:.0f} s")
+        spent = ", ".join(f"{k} {v:.0f} s" for k, v in phones.timings.items())
+        print(f"\n{play.rolls} rolls, {checked}, {elapsed:.0f} s ({spent})")
         phones.close()
