@@ -180,3 +180,38 @@ def test_a_win_by_bankruptcy_shows_the_standings_on_every_phone(live_server, pho
     ann.goto(created["players"][0]["join_url"])
     expect(ann.locator("#standings #standing-p2")).to_contain_text("(won)")
     expect(ann.locator("#story-link")).to_be_visible()
+
+
+def test_the_final_round_is_said_on_every_screen_and_no_roll_is_promised_that_will_not_come(
+    live_server, browser, new_api_game
+):
+    created = new_api_game(["Ann", "Bob"], options={"deadline": True})
+    g = played(live_server, created)
+    g.start("p1")
+    g.roll("p1", 1, 2)  # Ann on Baltic Avenue: hers to buy
+    g.do(type="call_time")
+    g.do(type="buy")
+    g.roll("p2", 2, 4)  # Bob on Oriental Avenue: the last roll of the final round
+    assert g.state["turn"]["player"] == "p1" and g.pending["offer"]  # Bob's last decision
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
+    try:
+        banker = _banker(context, created)
+        phones = [context.new_page() for _ in created["players"]]
+        for page, p in zip(phones, created["players"], strict=True):
+            page.goto(p["join_url"])
+        big = context.new_page()
+        big.goto(created["display_url"])
+        for page in [banker, *phones]:
+            expect(page.locator("#phase")).to_contain_text("Time is called")
+        expect(big.locator("#act")).to_contain_text("Time is called")
+        # Nobody rolls again: no screen says so.
+        for page in [banker, *phones, big]:
+            text = page.locator("body").inner_text()
+            assert "Ann rolls" not in text and "Then Ann" not in text, text
+            assert "rolls next" not in text, text
+        screenshot(banker, "final-round-banker")
+        screenshot(phones[1], "final-round-bob")
+    finally:
+        context.close()
