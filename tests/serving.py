@@ -44,11 +44,16 @@ def process_env(extra: dict | None = None) -> dict:
     return {**env, **(extra or {})}
 
 
+BANKER = [sys.executable, "-m", "banker"]
+
+
 def run_banker(*args: str, cwd: Path = REPO, stdin: str = "", env: dict | None = None,
-           timeout: float = 60) -> subprocess.CompletedProcess:  # fmt: skip
-    """Run `python -m banker ARGS` to its end: its exit code, stdout and stderr as text."""
+               timeout: float = 60, runner: list[str] = BANKER,
+               ) -> subprocess.CompletedProcess:  # fmt: skip
+    """Run `python -m banker ARGS` to its end: its exit code, stdout and stderr as text.
+    `runner` is the command that runs banker (tests/server/unprivileged.py: as another user)."""
     return subprocess.run(
-        [sys.executable, "-m", "banker", *args], cwd=cwd, env=process_env(env), input=stdin,
+        [*runner, *args], cwd=cwd, env=process_env(env), input=stdin,
         capture_output=True, text=True, timeout=timeout,
     )  # fmt: skip
 
@@ -58,8 +63,8 @@ class Server:
 
     `port` 0 takes a free one (read back from what the server prints); `args` are more options
     of `banker serve` (say "--public-url", "https://…"). `defaults=True` leaves out --host and
-    --db (the server's own defaults; `env` may set BANKER_DB). Its output goes to a file, never
-    a pipe: a pipe nobody reads fills up and stalls the server.
+    --db (the server's own defaults; `env` may set BANKER_DB); `runner` as run_banker's. Its
+    output goes to a file, never a pipe: a pipe nobody reads fills up and stalls the server.
     """
 
     def __init__(
@@ -70,10 +75,11 @@ class Server:
         port: int = 0,
         defaults: bool = False,
         env: dict | None = None,
+        runner: list[str] = BANKER,
     ):
         self.db, self.log = Path(db), Path(log)
         self.args, self.port, self.defaults = list(args), port, defaults
-        self.env = env or {}
+        self.env, self.runner = env or {}, runner
         self.proc: subprocess.Popen | None = None
         self.url = ""
         self.starts = 0
@@ -94,8 +100,7 @@ class Server:
         where = [] if self.defaults else ["--host", "127.0.0.1", "--db", str(self.db)]
         with open(self.output_file, "w") as out:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "banker", "serve", *where, "--port", str(self.port),
-                 *self.args],
+                [*self.runner, "serve", *where, "--port", str(self.port), *self.args],
                 stdout=out,
                 stderr=subprocess.STDOUT,
                 env=env,

@@ -88,8 +88,9 @@ def test_a_database_path_that_is_a_folder_is_one_sentence(tmp_path):
 def test_a_database_that_cannot_be_written_is_one_sentence(tmp_path):
     result = run_banker("serve", "--port", "0", "--db", "/proc/banker.db", cwd=tmp_path)
     assert refused(result, "serve") == (
-        "Cannot open or write the database /proc/banker.db (unable to open database file): "
-        "check that it and its folder are writable, or choose another file with --db FILE."
+        "Cannot open or write the database /proc/banker.db as root (unable to open database "
+        "file): check that it and its folder are writable by that user, or choose another file "
+        "with --db FILE."
     )
 
 

@@ -171,6 +171,17 @@ class Database:
         """The first row of a query as a dict, or None."""
         return next(iter(self._db().query(sql, params)), None)
 
+    def check_writable(self) -> None:
+        """Raise SQLite's error (SQLITE_READONLY…) unless this process may write the file: a
+        write that is rolled back (SQLite opens a file it may not write for reading only)."""
+        db = self._db()
+        with self._writer:
+            db.conn.execute("BEGIN IMMEDIATE")
+            try:
+                db.conn.execute(f"PRAGMA user_version = {migrations.SCHEMA_VERSION}")
+            finally:
+                db.conn.rollback()
+
     def close(self) -> None:
         """Close every connection this store opened."""
         with self._connections_lock:
@@ -195,6 +206,8 @@ def backup(database: str | Path, destination: str | Path) -> int:
     partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
     src = sqlite_utils.Database(sqlite3.connect(source, timeout=10))
     try:
+        with migrations.explained(str(database)):
+            migrations.check(src, str(database))  # banker's, whole: else nothing is written
         dst = sqlite3.connect(partial)
         try:
             src.conn.backup(dst)

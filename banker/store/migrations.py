@@ -124,16 +124,6 @@ def _undo_base(db: sqlite_utils.Database) -> None:
         db["games"].add_column("undo_base", str)
 
 
-@STEPS(name="m007_served_by")
-def _served_by(db: sqlite_utils.Database) -> None:
-    """Which `banker serve` holds the file and where its control socket is (one row)."""
-    db["served_by"].create(
-        {"id": int, "pid": int, "control": str, "url": str, "started_at": str},
-        pk="id",
-        if_not_exists=True,
-    )
-
-
 def migrate(db: sqlite_utils.Database) -> None:
     """Apply the steps not yet recorded, each with its record in one transaction (savepoints
     inside the caller's transaction); safe to run any number of times."""

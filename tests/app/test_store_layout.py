@@ -27,7 +27,6 @@ NAMES = [
     "m004_revoked_tokens",
     "m005_idempotency_keys_per_token",
     "m006_undo_base",
-    "m007_served_by",
 ]
 
 
@@ -84,7 +83,6 @@ def as_first_layout(path) -> str:
         "alter table games drop column undo_base",
         "drop table moved_games",
         "drop table revoked_tokens",
-        "drop table served_by",
         "drop table _sqlite_migrations",
         "pragma application_id = 0",
         "pragma user_version = 0",
@@ -105,7 +103,7 @@ def test_a_database_of_the_first_layout_gets_every_step_recorded_and_plays_on(tm
         db = store._db()
         assert {"display_token", "undo_base"} <= set(db["games"].columns_dict)
         assert "key_scope" in db["commands"].columns_dict
-        assert {"moved_games", "revoked_tokens", "served_by"} <= set(db.table_names())
+        assert {"moved_games", "revoked_tokens"} <= set(db.table_names())
         answer = store.execute(game_id, {"type": "roll", "player": "p1", "dice": [1, 2]})
         assert answer.body["version"] == 2
         assert answer.body["state"]["players"][0]["position"] == 3
@@ -119,10 +117,10 @@ def test_a_step_that_fails_leaves_no_record_and_nothing_of_it(tmp_path, monkeypa
     as_first_layout(path)
 
     def broken(db):
-        db["served_by"].create({"id": int}, pk="id")
+        db["undo_base_copy"].create({"id": int}, pk="id")
         raise sqlite3.OperationalError("a step that fails")
 
-    step = next(m for m in STEPS._migrations if m.name == "m007_served_by")
+    step = next(m for m in STEPS._migrations if m.name == "m006_undo_base")
     monkeypatch.setattr(step, "fn", broken)
     with pytest.raises(sqlite3.OperationalError, match="a step that fails"):
         Store(path)
