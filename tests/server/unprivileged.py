@@ -92,7 +92,7 @@ class Nobody:
         version = f"{sys.version_info[0]}.{sys.version_info[1]}"
         for candidate in (os.path.realpath(sys.executable), f"/usr/bin/python{version}"):
             check = subprocess.run(
-                [*setpriv_as(self.uid, self.gid), candidate, "-c",
+                [*setpriv_as(self.uid, self.gid), "env", candidate, "-c",
                  "import sys; print('%d.%d' % sys.version_info[:2])"],
                 capture_output=True, text=True, check=False,
             )  # fmt: skip
