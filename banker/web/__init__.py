@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 from flask import Flask, current_app, jsonify, request, url_for
@@ -67,6 +68,7 @@ def create_app(config: dict | None = None) -> Flask:
     from banker.web import limits
 
     app.register_error_handler(DiskFull, _disk_full)
+    app.register_error_handler(sqlite3.Error, _database_error)
     # Browsers ask for /favicon.ico on their own (a JSON answer opened in a tab, say).
     app.add_url_rule("/favicon.ico", "favicon", lambda: app.send_static_file("favicon.ico"))
     app.add_url_rule("/manifest.webmanifest", "manifest", manifest)
@@ -155,6 +157,19 @@ def _disk_full(e: DiskFull):
     return guards.error_page(e.status, e.message)
 
 
+def _database_error(e: sqlite3.Error):
+    """The database failed (damaged, locked too long, made read-only…): 503, logged with its
+    cause for the host; never a bare 500."""
+    current_app.logger.error(
+        "The database failed on %s %s: %s", request.method, request.path, e, exc_info=e
+    )
+    if request.path.startswith("/api/"):
+        response, status = error_response(503, "database_unavailable", guards.DATABASE_UNAVAILABLE)
+    else:
+        response, status = guards.error_page(503, guards.DATABASE_UNAVAILABLE)
+    return response, status, {"Retry-After": "5"}
+
+
 def get_store() -> Store:
     """The Store of the running app."""
     return current_app.extensions["banker.store"]
@@ -166,9 +181,10 @@ def error_response(status: int, code: str, message: str):
 
 
 def _http_error(e: HTTPException):
-    """Flask's own errors (404, 405, 413, 500…) answer JSON under /api/, HTML elsewhere."""
+    """Flask's own errors (404, 405, 413, 500…) answer JSON under /api/, the error page
+    elsewhere."""
     if not request.path.startswith("/api/"):
-        return e
+        return guards.http_error_page(e)
     code = _HTTP_CODES.get(e.code, (e.name or "error").lower().replace(" ", "_"))
     response, status = error_response(e.code or 500, code, e.description or e.name)
     if e.code == 405 and e.valid_methods:

@@ -84,6 +84,7 @@ def remember_first(response: Response, cookie: str, item: str, samesite: str) ->
         cookie,
         ".".join([item, *known][:20]),
         max_age=400 * 24 * 3600,
+        path=request.script_root or "/",  # under --public-url's path, only there
         httponly=True,
         samesite=samesite,
     )
