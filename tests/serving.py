@@ -58,6 +58,18 @@ def run_banker(*args: str, cwd: Path = REPO, stdin: str = "", env: dict | None =
     )  # fmt: skip
 
 
+def refused(result: subprocess.CompletedProcess, command: str) -> str:
+    """The one sentence on stderr of a refused `banker COMMAND` (exit 1, no traceback, nothing
+    on stdout), without its "banker COMMAND: " head."""
+    assert result.returncode == 1, result
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith(f"banker {command}: ")
+    assert result.stdout == ""
+    return lines[0].removeprefix(f"banker {command}: ")
+
+
 class Server:
     """`banker serve` on 127.0.0.1 over one database file; may be restarted.
 

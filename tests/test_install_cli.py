@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 import socket
 import sqlite3
-import subprocess
 import tomllib
 from pathlib import Path
 
@@ -16,21 +15,11 @@ import pytest
 import banker
 from banker.__main__ import parser
 from banker.store import SCHEMA_VERSION, Store
-from tests.serving import run_banker
+from tests.serving import refused, run_banker
 from tests.test_player_serve import decode_terminal_qr
 
 REPO = Path(__file__).resolve().parent.parent
 OLD = "2020-01-02T03:04:05.000Z"
-
-
-def refused(result: subprocess.CompletedProcess, command: str) -> str:
-    """The one sentence on stderr of a refused command (exit 1, no traceback, nothing on out)."""
-    assert result.returncode == 1, result
-    assert "Traceback" not in result.stderr
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith(f"banker {command}: ")
-    return lines[0].removeprefix(f"banker {command}: ")
 
 
 def test_there_is_one_version_number_and_banker_version_prints_it(tmp_path):

@@ -10,18 +10,7 @@ import pytest
 
 from banker.store import Store
 from tests.databases import damage_part_way, foreign, played
-from tests.serving import run_banker
-
-
-def refused(result: subprocess.CompletedProcess, command: str) -> str:
-    """The one sentence on stderr of a refused command (exit 1, no traceback, nothing on out)."""
-    assert result.returncode == 1, result
-    assert "Traceback" not in result.stderr
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith(f"banker {command}: ")
-    assert result.stdout == ""
-    return lines[0].removeprefix(f"banker {command}: ")
+from tests.serving import refused, run_banker
 
 
 def serve(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:

@@ -10,10 +10,13 @@ import re
 import pytest
 
 from tests.databases import played
-from tests.server.test_cli_mistakes import refused
-from tests.serving import Server, call, run_banker
+from tests.serving import Server, call, refused, run_banker
 
 pytestmark = pytest.mark.slow
+READ_ONLY = (
+    "The database b.db is read-only for nobody (attempt to write a readonly database): make it "
+    "and its folder writable by that user (chown or chmod), or choose another file with --db FILE."
+)
 OTHER_UID = 54321  # a user with no name and no rights, for "another user than the server's"
 
 
@@ -43,11 +46,7 @@ def test_an_existing_read_only_database_is_refused_at_start(nobody, shared_dir):
     before = db.read_bytes()
     result = run_banker("serve", "--port", "0", "--db", "b.db", cwd=shared_dir,
                         runner=nobody.runner)  # fmt: skip
-    assert refused(result, "serve") == (
-        "The database b.db is read-only for nobody (attempt to write a readonly database): make "
-        "it and its folder writable by that user (chown or chmod), or choose another file with "
-        "--db FILE."
-    )
+    assert refused(result, "serve") == READ_ONLY
     assert db.read_bytes() == before
 
 
@@ -57,11 +56,7 @@ def test_a_database_in_a_folder_nobody_may_not_write_is_refused_at_start(nobody,
     owned_by(db, nobody, 0o644)  # the file is nobody's, its folder root's: no room for the WAL
     result = run_banker("serve", "--port", "0", "--db", "b.db", cwd=shared_dir,
                         runner=nobody.runner)  # fmt: skip
-    assert refused(result, "serve") == (
-        "The database b.db is read-only for nobody (attempt to write a readonly database): make "
-        "it and its folder writable by that user (chown or chmod), or choose another file with "
-        "--db FILE."
-    )
+    assert refused(result, "serve") == READ_ONLY
 
 
 def test_a_backup_into_a_folder_nobody_may_not_write_is_one_sentence(nobody, shared_dir):

@@ -12,8 +12,7 @@ import stat
 import pytest
 
 from tests.databases import played
-from tests.server.test_cli_mistakes import refused
-from tests.serving import Server, call, free_port, run_banker
+from tests.serving import Server, call, free_port, refused, run_banker
 
 pytestmark = pytest.mark.slow
 PUBLIC = "https://banker.example.com/monopoly"
