@@ -35,7 +35,15 @@ def _listed(rows) -> list[dict]:
 class Reads:
     """What the pages, the story and the snapshots read back of a game."""
 
-    STORY_EVENT_TYPES = ("started", "rolled", "paid", "rent_claim_opened", "rent_asked")
+    STORY_EVENT_TYPES = (
+        "started",
+        "rolled",
+        "paid",
+        "rent_claim_opened",
+        "rent_asked",
+        "player_added",
+        "left",
+    )
 
     def recent_events(self, game_id: str, limit: int) -> list[dict]:
         """The game's `limit` latest events not undone, newest first: [{"seq","type","text"}]."""
