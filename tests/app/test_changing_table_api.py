@@ -200,3 +200,12 @@ def test_leave_if_one_player_is_then_left_they_win(new_game):
     assert (state["status"], state["winners"]) == ("finished", ["p1"])
     assert state["properties"]["oriental-avenue"]["owner"] is None
     assert state["pending"]["auction"] is None
+
+
+def test_the_games_list_names_the_players_as_they_are_now(store):
+    game_id = store.create_game("g0009", ["Ann", "Bob", "Cat"], None)["game_id"]
+    store.execute(game_id, {"type": "rename_player", "player": "p2", "name": "Robert"})
+    store.execute(game_id, {"type": "add_player", "name": "Dan"})
+    (listed,) = store.list_games()
+    assert listed["names"] == ["Ann", "Robert", "Cat", "Dan"]
+    assert store.known_games([game_id]) == [listed]
