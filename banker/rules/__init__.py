@@ -22,7 +22,7 @@ What the pages may ask (read functions, pure, never raising):
     trade_refusal(state, deal_or_offer), bankruptcy_refusal(state, pid), score(state, pid),
     can_raise(state, pid), phase(state), phase_sentence(state), describe_deal(state, deal),
     pending_in_words(state) (what the table still has to settle, one sentence each);
-    a deed's: rent(state, prop), utility_multiplier, owns_set, owned_in_group, building_value,
+    a deed's: deed_rent(state, prop), utility_multiplier, owns_set, owned_in_group, building_value,
     set_has_buildings, build_refusal, sell_refusal, mortgage_refusal, unmortgage_refusal,
     building_refusal_anywhere(state, pid, kind); card_holder(state, deck);
     who may send what and see what: player_refusal(state, pid, command), view_for(state, who).
@@ -45,7 +45,7 @@ from .holdings import (
     unmortgage_refusal,
 )
 from .permissions import player_refusal, view_for
-from .rent import claim_refusal, owned_in_group, owns_set, rent, utility_multiplier
+from .rent import claim_refusal, deed_rent, owned_in_group, owns_set, utility_multiplier
 from .schema import COMMANDS as COMMAND_SCHEMA
 from .schema import describe as describe_command
 from .shape import BOOKKEEPING, json_nullable, json_object, state_schema
@@ -71,6 +71,7 @@ __all__ = [
     "claim_refusal",
     "claims_wait",
     "describe_command",
+    "deed_rent",
     "describe_deal",
     "json_nullable",
     "json_object",
@@ -83,7 +84,6 @@ __all__ = [
     "phase_sentence",
     "player_refusal",
     "public_state",
-    "rent",
     "replay",
     "score",
     "sell_refusal",

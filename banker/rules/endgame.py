@@ -1,7 +1,7 @@
 """How a game ends: the last player standing, the agreed deadline (`call_time`, claims that
 outlive the final round, `score_game`), and `stop` (an unfinished game).
 
-Agreed deadline (API.md, changed 2026-12-01): after `call_time` play goes on under unchanged
+Agreed deadline (docs/api.md): after `call_time` play goes on under unchanged
 rules until the turn would pass back to `turn.first` with nothing pending. There is no next
 roll, so rent claims open at that moment do not lapse: while any can still be asked,
 `turn.player` is null, `pending.final_round` stays true and only the commands of

@@ -1,4 +1,4 @@
-"""Who may send which command, and what each token may see (API.md, "Who may send it").
+"""Who may send which command, and what each token may see (docs/api.md, "Who may send it").
 
 The banker token may send every command. With the option `players_act` (the default), a
 player's token may send, for its own player P only, the commands of `_PLAYER_CHECKS` below;

@@ -26,7 +26,7 @@ def owns_set(s: dict, owner: str, prop: str) -> bool:
     return owned_in_group(s, owner, group) == len(group)
 
 
-def rent(s: dict, prop: str, dice_total: int | None = None) -> int:
+def deed_rent(s: dict, prop: str, dice_total: int | None = None) -> int:
     """The rent the deed's owner may ask now (0 when unowned or mortgaged)."""
     st, deed = s["properties"][prop], DEEDS[prop]
     owner = st["owner"]

@@ -19,7 +19,7 @@ def clone(x):
     Every command copies the whole state: strings, numbers and booleans are shared, not
     visited (one Python call per dict and list, none per value). Kept in Python on purpose: a
     `marshal` round trip is hardly faster but makes a new copy of every string, so the states
-    kept in memory (undo's among them) took about three times the room (issue 17)."""
+    kept in memory (undo's among them) took about three times the room."""
     if isinstance(x, dict):
         return {k: clone(v) if isinstance(v, _CONTAINERS) else v for k, v in x.items()}
     if isinstance(x, list):

@@ -13,9 +13,9 @@ from .board import (
     space_name,
 )
 from .errors import DomainError
-from .rent import lapse_claims, open_claim, owned_in_group, owns_set, rent, utility_multiplier
+from .rent import deed_rent, lapse_claims, open_claim, owned_in_group, owns_set, utility_multiplier
 
-__all__ = ["owned_in_group", "owns_set", "rent", "utility_multiplier"]  # read by the pages too
+__all__ = ["deed_rent", "owned_in_group", "owns_set", "utility_multiplier"]  # read by the pages too
 from .state import (
     active_player,
     deck_name,
@@ -134,7 +134,7 @@ def land(s: dict, events: list, pid: str, dice_total: int = 0, card: str | None 
         elif DEEDS[prop].kind == "utility":
             utility_rent(s, events, p, prop, dice_total, card)
         else:
-            amount = rent(s, prop)
+            amount = deed_rent(s, prop)
             if card == "railroad":
                 amount *= 2
             open_claim(s, events, owner, pid, prop, amount)

@@ -1,4 +1,4 @@
-"""How a game ends (issue 13): rent claims that outlive the agreed deadline's final round,
+"""How a game ends: rent claims that outlive the agreed deadline's final round,
 `score_game`, `stop` (an unfinished game), and no rent on a mortgaged deed.
 
 G0009, the agreed deadline: "All movement, auctions, rent, building and debt rules stay
@@ -60,8 +60,8 @@ def assert_finished(g, scores: dict, winners: list) -> None:
 
 
 def test_pay_rent_when_its_owner_asks_before_the_next_player_rolls_street_in_final_round():
-    """Issue 13: "Cy lands on Ann's Vermont Avenue as the round ends ... a win that was Ann's
-    alone is scored as a three-way tie". API: "rent claims open at that moment do not lapse"."""
+    """Cy lands on Ann's Vermont Avenue as the round ends: a win that was Ann's alone must not
+    be scored as a three-way tie. docs/api.md: "rent claims open at that moment do not lapse"."""
     g = deadline_game("vermont-avenue")
     g.roll("p3", 3, 5)  # Vermont Avenue, Ann's: the turn would pass back to Ann
     assert_waiting(g, claim("c1", "p1", "p3", "vermont-avenue", 6))

@@ -1,4 +1,4 @@
-"""Who may send which command (API.md "Who may send it"), on hand-made states: pure checks."""
+"""Who may send which command (docs/api.md, "Who may send it"), on hand-made states: pure checks."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One command schema (issue 11): a malformed command is 400 whatever the game's state (API:
+"""One command schema: a malformed command is 400 whatever the game's state (docs/api.md:
 "A malformed command (400: missing or wrong-typed field, an unknown player, deed, deck, card or
 value) is refused as malformed whatever the game's state; the rules (422) are asked only about
 well-formed ones")."""

@@ -1,4 +1,4 @@
-"""The core's sentences say each thing once and only what happened (issue 15, point 9 and 8)."""
+"""The core's sentences say each thing once and only what happened."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The state's shape is described once (rules/shape.py, issue 11.2): every state the core makes
+"""The state's shape is described once (rules/shape.py): every state the core makes
 fits that description, and the core's bookkeeping keys are the ones it documents."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Trade offers (issue 14, API "Trade offers"): a deal proposed by one player, waiting for the
+"""Trade offers (docs/api.md): a deal proposed by one player, waiting for the
 other's answer. G0009: "Deals may exchange cash, other property and those cards, at an agreed
 price; nobody has to accept" and "Let an auction or trade finish before the next roll"."""
 

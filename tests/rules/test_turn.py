@@ -1,7 +1,7 @@
 """The turn at the table: opening, rolling, moving, GO, buying, auctions, rent, taxes, doubles.
 
 Each test is named after the rule sentence it checks; the docstring quotes it (G0009 guide,
-classic "Rules in Plain Words", or API.md where the contract settles the wording).
+classic "Rules in Plain Words", or docs/api.md where the contract settles the wording).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """What the Banker's screens show, read from the state with the core's own functions.
 
 No rule is decided here: legality comes from the core's refusal functions (build_refusal,
-sell_refusal, mortgage_refusal, unmortgage_refusal, can_raise) and the rent from its rent(),
+sell_refusal, mortgage_refusal, unmortgage_refusal, can_raise) and the rent from its deed_rent(),
 all imported through banker.rules.
 """
 
