@@ -29,8 +29,9 @@ What the pages may ask (read functions, pure, never raising):
 The web layer imports the core from here only (board facts: banker.rules.board).
 """
 
+from .actions import actions, allowed
 from .endgame import askable_claims, claims_wait, phase, phase_sentence
-from .errors import BadCommand, DomainError, Refusal
+from .errors import BadCommand, DomainError, Refusal, WithCash
 from .game import OPTIONS, apply, new_game, public_state, replay, undo_refusal, upgrade
 from .holdings import (
     bankruptcy_refusal,
@@ -44,14 +45,14 @@ from .holdings import (
     set_has_buildings,
     unmortgage_refusal,
 )
-from .permissions import player_refusal, view_for
+from .permissions import player_refusal, refusal_for, seat_refusal, text_for, view_for
 from .rent import claim_refusal, deed_rent, owned_in_group, owns_set, utility_multiplier
 from .schema import COMMANDS as COMMAND_SCHEMA
 from .schema import describe as describe_command
 from .shape import BOOKKEEPING, json_nullable, json_object, state_schema
 from .trades import describe_deal, trade_refusal
 from .turn import card_holder
-from .words import pending_in_words
+from .words import pending_in_words, to_act
 
 __all__ = [
     "BOOKKEEPING",
@@ -60,6 +61,8 @@ __all__ = [
     "DomainError",
     "OPTIONS",
     "Refusal",
+    "actions",
+    "allowed",
     "apply",
     "askable_claims",
     "bankruptcy_refusal",
@@ -83,16 +86,21 @@ __all__ = [
     "phase",
     "phase_sentence",
     "player_refusal",
+    "refusal_for",
+    "seat_refusal",
     "public_state",
     "replay",
     "score",
     "sell_refusal",
     "set_has_buildings",
     "state_schema",
+    "text_for",
+    "to_act",
     "trade_refusal",
     "undo_refusal",
     "unmortgage_refusal",
     "upgrade",
     "utility_multiplier",
     "view_for",
+    "WithCash",
 ]

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from . import auctions, cards, corrections, debts, endgame, holdings, rent, schema, trades, turn
 from .board import DEED_IDS, HOTELS, HOUSES, STARTING_CASH
-from .errors import BadCommand, DomainError
+from .errors import BadCommand, DomainError, WithCash
 from .names import normalised_names
 from .state import clone, event, pay, require_playing
 
@@ -145,7 +145,10 @@ def _undo(state: dict, c: dict) -> tuple[dict, list[dict]]:
         s[key] = state[key]
     s["_undo"] = stack[:-1]
     events: list[dict] = []
-    event(s, events, "undone", f"Undid: {entry['text']}", undid=entry["events"])
+    text = f"Undid: {entry['text']}"
+    if "cash_of" in entry:  # the command's first sentence stated a player's cash
+        text = WithCash(text, entry["cash_of"], f"Undid: {entry['without_cash']}")
+    event(s, events, "undone", text, undid=entry["events"])
     return s, events
 
 
@@ -157,20 +160,24 @@ Handler = Callable[[dict, dict], tuple[dict, list[dict]]]
 
 def _forward(handler: Callable[[dict, list, dict], None]) -> Handler:
     """A command that changes a copy of the state (every command but undo): the handler changes
-    the copy and appends events; what waited behind it is settled; the state before it is kept
-    for undo (back to the latest roll; a stop can be taken back even before any roll)."""
+    the copy and appends events; open offers naming anything it changed are withdrawn; what
+    waited behind it is settled; the state before it is kept for undo (back to the latest
+    roll; a stop can be taken back even before any roll)."""
 
     def run(state: dict, c: dict) -> tuple[dict, list[dict]]:
         before = {k: v for k, v in state.items() if k != "_undo"}
         s = clone(before)
         events: list[dict] = []
         handler(s, events, c)
+        trades.withdraw_changed_offers(before, s, events, c["type"])
         settle(s, events)
         entry = {
             "state": before,
             "events": [e["seq"] for e in events],
             "text": events[0]["text"] if events else c["type"],
         }
+        if events and "cash_of" in events[0]:
+            entry.update(cash_of=events[0]["cash_of"], without_cash=events[0]["without_cash"])
         if c["type"] == "roll":
             s["_undo"] = [entry]
         elif state["_undo"] or c["type"] == "stop":
@@ -223,15 +230,23 @@ def apply(state: dict, command: dict) -> tuple[dict, list[dict]]:
     """
     state = upgrade(state)
     c = schema.read(state, command)
-    kind = c["type"]
-    if state["status"] in ("finished", "unfinished") and kind != "undo":
-        require_playing(state)  # every further command is refused
-    refusal = endgame.waiting_refusal(state, kind)
+    refusal = gate_refusal(state, c)
     if refusal:
         raise refusal
-    s, events = COMMANDS[kind](state, c)
+    s, events = COMMANDS[c["type"]](state, c)
     s["version"] = state["version"] + 1
     return s, events
+
+
+def gate_refusal(state: dict, c: dict) -> DomainError | None:
+    """Why the read command `c` is refused before its own rules are asked: the game is over
+    (every command but undo), or the deadline's cutoff (endgame.waiting_refusal); else None."""
+    if state["status"] in ("finished", "unfinished") and c["type"] != "undo":
+        try:
+            require_playing(state)  # every further command is refused
+        except DomainError as e:
+            return e
+    return endgame.waiting_refusal(state, c)
 
 
 def settle(s: dict, events: list) -> None:
@@ -283,4 +298,4 @@ def replay(
     return s
 
 
-__all__ = ["apply", "new_game", "public_state", "replay", "undo_refusal", "upgrade"]
+__all__ = ["apply", "gate_refusal", "new_game", "public_state", "replay", "undo_refusal", "upgrade"]

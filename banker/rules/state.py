@@ -8,7 +8,7 @@ and never shown to clients.
 from __future__ import annotations
 
 from .board import DECK_NAMES, DEEDS
-from .errors import BadCommand, DomainError
+from .errors import BadCommand, DomainError, WithCash
 
 _CONTAINERS = (dict, list)
 
@@ -79,8 +79,17 @@ def others_from_left(s: dict, pid: str) -> list[str]:
 
 
 def event(s: dict, events: list, type_: str, text: str, **data) -> None:
+    """Append an event; a sentence stating a player's cash (WithCash) also keeps whose
+    (`cash_of`) and its wording for the others (`without_cash`)."""
     s["_seq"] += 1
-    events.append({"seq": s["_seq"], "type": type_, "text": text, **data})
+    if isinstance(text, WithCash):
+        data.update(cash_of=text.cash_of, without_cash=text.without_cash)
+    events.append({"seq": s["_seq"], "type": type_, "text": str(text), **data})
+
+
+def with_cash(p: dict, text: str, without_cash: str) -> WithCash:
+    """A sentence stating player p's cash in hand, and its wording without the figure."""
+    return WithCash(text, p["id"], without_cash)
 
 
 def money(n: int) -> str:
@@ -112,12 +121,16 @@ def pay(
                 "reason": reason,
                 "can_raise": 0,
             }
+            owed = f"{p['name']} cannot pay {money(amount)} to {name(s, payee)} ({what})"
             event(
                 s,
                 events,
                 "debt",
-                f"{p['name']} cannot pay {money(amount)} to {name(s, payee)} ({what}) "
-                f"with {money(p['cash'])} in cash: a debt until raised or bankrupt.",
+                with_cash(
+                    p,
+                    f"{owed} with {money(p['cash'])} in cash: a debt until raised or bankrupt.",
+                    f"{owed} from their cash: a debt until raised or bankrupt.",
+                ),
                 debtor=payer,
                 creditor=payee,
                 amount=amount,

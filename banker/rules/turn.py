@@ -29,6 +29,7 @@ from .state import (
     require_no_debt,
     require_playing,
     require_ready,
+    with_cash,
 )
 
 # --- whose turn ---------------------------------------------------------------------------
@@ -311,9 +312,15 @@ def cmd_buy(s: dict, events: list, c: dict) -> None:
         raise DomainError("No property is on offer.", "no_offer")
     p = player(s, offer["player"])
     if p["cash"] < offer["price"]:
+        deed, price = deed_name(offer["property"]), money(offer["price"])
         raise DomainError(
-            f"{p['name']} has {money(p['cash'])} and {deed_name(offer['property'])} "
-            f"costs {money(offer['price'])}: raise the cash or put it up for auction.",
+            with_cash(
+                p,
+                f"{p['name']} has {money(p['cash'])} and {deed} costs {price}: raise the cash "
+                "or put it up for auction.",
+                f"{p['name']} does not have the {price} {deed} costs: raise the cash or put it "
+                "up for auction.",
+            ),
             "insufficient_cash",
         )
     p["cash"] -= offer["price"]
@@ -346,7 +353,11 @@ def cmd_pay_jail_fine(s: dict, events: list, c: dict) -> None:
     p = _jailed_turn(s, c)
     if p["cash"] < JAIL_FINE:
         raise DomainError(
-            f"{p['name']} has only {money(p['cash'])}: the fine is {JAIL_FINE}.",
+            with_cash(
+                p,
+                f"{p['name']} has only {money(p['cash'])}: the fine is {JAIL_FINE}.",
+                f"{p['name']} does not have the {JAIL_FINE} fine in cash.",
+            ),
             "insufficient_cash",
         )
     p["cash"] -= JAIL_FINE

@@ -11,7 +11,7 @@ import secrets
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import sqlite_utils
@@ -33,11 +33,26 @@ FOLLOWING_SECONDS = 5.0
 
 @dataclass
 class Answer:
-    """The answer to one command: the body as a dict and as the exact JSON text to send."""
+    """The answer to one command: the body as a dict and as the exact JSON text to send (both
+    as the Banker is told them).
+
+    `private`: for each of the body's events, in order, {"cash_of", "without_cash"} when its
+    sentence states a player's cash in hand (else {}): what `said_to` needs to tell another
+    seat the same news without that figure (the option private_cash)."""
 
     body: dict
     text: str
     replayed: bool = False
+    private: list = field(default_factory=list)
+
+    def said_to(self, seat: str) -> list[dict]:
+        """The answer's events as `seat` ("banker", a player id, "display") is told them."""
+        state, events = self.body["state"], self.body["events"]
+        private = self.private or [{}] * len(events)
+        return [
+            {**e, "text": rules.text_for(state, seat, {**e, **p})}
+            for e, p in zip(events, private, strict=True)
+        ]
 
 
 class _Game:
@@ -326,7 +341,9 @@ class Store(Database, TokenIndex, Reads):
                         raise
             if earlier is not None:
                 text = earlier["response"]
-                return Answer(json.loads(text), text, replayed=True)
+                body = json.loads(text)
+                private = self.private_words(game_id, body["version"])
+                return Answer(body, text, replayed=True, private=private)
             if expected_version is not None and expected_version != state["version"]:
                 raise VersionConflict(
                     f"The game is at version {state['version']}, not {expected_version}; "
@@ -373,6 +390,7 @@ class Store(Database, TokenIndex, Reads):
         version = after["version"]
         public = rules.public_state(after)
         said = [{"seq": e["seq"], "type": e["type"], "text": e["text"]} for e in events]
+        private = [{k: e[k] for k in ("cash_of", "without_cash") if k in e} for e in events]
         body = {"version": version, "events": said, "state": public}
         public_text = dumps(public)
         # dumps(body), without serialising the state a second time.
@@ -411,7 +429,7 @@ class Store(Database, TokenIndex, Reads):
         game.rounds.first, game.rounds.last = first, last
         if base is not None:
             game.base_version = base[0]
-        return Answer(body, text)
+        return Answer(body, text, private=private)
 
     def import_snapshot(self, doc: dict) -> dict:
         """Resume a snapshot as a new game with fresh tokens; the same answer as create_game.

@@ -8,7 +8,7 @@ from flask import Blueprint, current_app, jsonify, request, url_for
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from banker import snapshot
-from banker.rules import Refusal, player_refusal, public_state, view_for
+from banker.rules import Refusal, public_state, refusal_for, seat_refusal, view_for
 from banker.store import Answer, key_scope
 from banker.web import error_response, get_store
 from banker.web.openapi import openapi_document
@@ -38,9 +38,6 @@ def _refused(e):
     if status == 401:
         response.headers["WWW-Authenticate"] = "Bearer"
     return response, status
-
-
-DISPLAY_READ_ONLY = "The display's token may only read the game; it cannot send anything."
 
 
 def _json_body() -> dict:
@@ -143,9 +140,9 @@ def get_game(game_id: str):
 
 @bp.get("/games/<game_id>/events")
 def get_events(game_id: str):
-    """Every accepted event, oldest first; any of its tokens."""
-    bearer_seat(game_id)
-    return jsonify(get_store().events(game_id))
+    """Every accepted event, oldest first, as this token is told them (private_cash); any of
+    its tokens."""
+    return jsonify(get_store().events(game_id, bearer_seat(game_id)))
 
 
 @bp.post("/games/<game_id>/commands")
@@ -191,27 +188,35 @@ def run_command(store, game_id: str, token: str, caller: str, command: dict, key
         # display, or a command this player may not send is refused, never replayed.
         if store.role(game_id, token) != caller:
             raise ApiError(403, "token_replaced", REPLACED.format(seat=caller))
-        if caller == "display":
-            raise ApiError(403, "banker_only", DISPLAY_READ_ONLY)
-        if caller != "banker":
-            refusal = player_refusal(state, caller, command)
-            if refusal:
-                raise ApiError(403, "banker_only", refusal, replayable=True)
+        refusal = seat_refusal(state, caller, command)  # as rules.actions says of this seat
+        if refusal:
+            raise ApiError(403, "banker_only", refusal, replayable=caller != "display")
 
-    return store.execute(
-        game_id,
-        command,
-        idempotency_key=key,
-        expected_version=expected_version,
-        authorize=authorize,
-        key_scope=key_scope(token),
-    )
+    try:
+        return store.execute(
+            game_id,
+            command,
+            idempotency_key=key,
+            expected_version=expected_version,
+            authorize=authorize,
+            key_scope=key_scope(token),
+        )
+    except Refusal as e:  # the core's message as this seat is told it (private_cash)
+        if e.cash_of is None:
+            raise
+        raise refusal_for(store.state(game_id), caller, e) from None
 
 
 def answer_text(answer: Answer, caller: str) -> str:
-    """The JSON text of a command's answer as `caller` may see it (private_cash)."""
-    if caller != "banker" and answer.body["state"]["options"].get("private_cash"):
-        body = {**answer.body, "state": view_for(answer.body["state"], caller)}
+    """The JSON text of a command's answer as `caller` may see it (private_cash: others' cash
+    null in the state, and no event sentence stating it)."""
+    state = answer.body["state"]
+    if caller != "banker" and state["options"].get("private_cash"):
+        body = {
+            **answer.body,
+            "events": answer.said_to(caller),
+            "state": view_for(state, caller),
+        }
         return json.dumps(body, separators=(",", ":"), ensure_ascii=False)
     return answer.text
 

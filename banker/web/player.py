@@ -33,7 +33,7 @@ from flask import (
 from htmx_flask import make_response as htmx_response
 from werkzeug.datastructures import MultiDict
 
-from banker.rules import Refusal, player_refusal
+from banker.rules import Refusal, refusal_for, seat_refusal
 from banker.store import GameNotFound, StoreError, key_scope
 from banker.web import error_response, get_store
 from banker.web.guards import error_page, wants_fragment
@@ -346,7 +346,7 @@ def _run(token: str, game_id: str, player_id: str, command: dict, key: str):
         # Checked under the game's lock: a link replaced meanwhile does nothing.
         if store.player_by_token(token) != (game_id, player_id):
             raise Refused(403, REPLACED)
-        refusal = player_refusal(state, player_id, command)
+        refusal = seat_refusal(state, player_id, command)
         if refusal:
             raise Refused(403, refusal, replayable=True)
 
@@ -360,8 +360,8 @@ def _run(token: str, game_id: str, player_id: str, command: dict, key: str):
             authorize=authorize,
             key_scope=key_scope(token),
         )
-    except Refusal as e:  # Refused, the core's and the store's
-        return None, e
+    except Refusal as e:  # Refused, the core's and the store's (as this player is told it)
+        return None, refusal_for(store.state(game_id), player_id, e)
     return answer, None
 
 
@@ -372,7 +372,8 @@ def _answer(token: str, game_id: str, player_id: str, command, answer, error):
     # A refused trade offer goes back to the form as it was; one made empties the form.
     args = request.form if is_trade and error is not None else MultiDict()
     if answer is not None:
-        said = {"text": " ".join(e["text"] for e in answer.body["events"]), "refused": False}
+        told = answer.said_to(player_id)  # private_cash: no one else's cash in hand
+        said = {"text": " ".join(e["text"] for e in told), "refused": False}
     else:
         said = {"text": error.message, "refused": True}
     if wants_fragment():
