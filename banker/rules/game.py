@@ -8,7 +8,7 @@ from . import auctions, cards, corrections, debts, endgame, holdings, rent, sche
 from .board import DEED_IDS, HOTELS, HOUSES, STARTING_CASH
 from .errors import BadCommand, DomainError, WithCash
 from .names import normalised_names
-from .state import clone, event, pay, require_playing
+from .state import changes, clone, event, pay, require_playing, taken_back
 
 EDITIONS = ("g0009", "classic")
 VARIATIONS = ("auction_all", "deadline", "teams")
@@ -140,7 +140,7 @@ def _undo(state: dict, c: dict) -> tuple[dict, list[dict]]:
         raise refusal
     stack = state["_undo"]
     entry = stack[-1]
-    s = upgrade(dict(entry["state"]))
+    s = taken_back({k: v for k, v in state.items() if k != "_undo"}, entry["changes"])
     for key in COUNTERS:  # ids are never reused
         s[key] = state[key]
     s["_undo"] = stack[:-1]
@@ -161,8 +161,9 @@ Handler = Callable[[dict, dict], tuple[dict, list[dict]]]
 def _forward(handler: Callable[[dict, list, dict], None]) -> Handler:
     """A command that changes a copy of the state (every command but undo): the handler changes
     the copy and appends events; open offers naming anything it changed are withdrawn; what
-    waited behind it is settled; the state before it is kept for undo (back to the latest
-    roll; a stop can be taken back even before any roll)."""
+    waited behind it is settled; what takes the new state back to the one before it is kept for
+    undo (`state.changes`: back to the latest roll; a stop can be taken back even before any
+    roll)."""
 
     def run(state: dict, c: dict) -> tuple[dict, list[dict]]:
         before = {k: v for k, v in state.items() if k != "_undo"}
@@ -172,7 +173,8 @@ def _forward(handler: Callable[[dict, list, dict], None]) -> Handler:
         trades.withdraw_changed_offers(before, s, events, c["type"])
         settle(s, events)
         entry = {
-            "state": before,
+            "version": state["version"],
+            "changes": changes(before, s),
             "events": [e["seq"] for e in events],
             "text": events[0]["text"] if events else c["type"],
         }
@@ -270,17 +272,37 @@ def settle(s: dict, events: list) -> None:
 
 
 def upgrade(state: dict) -> dict:
-    """A state saved before trade offers and players_act (2026-12-01) with their defaults
-    added; any other state as it is. Games kept in a database or a snapshot stay playable."""
-    if "trade_offers" in state["pending"] and "_offers" in state:
+    """A state saved by an earlier banker as this one keeps it: before trade offers and
+    players_act (2026-12-01), their defaults added; an undo history of whole states, each entry
+    as the changes that take the next state back to it. Any other state as it is. Games kept in
+    a database or a snapshot stay playable."""
+    old = "trade_offers" not in state["pending"] or "_offers" not in state
+    whole = any("state" in e for e in state.get("_undo", ()))
+    if not old and not whole:
         return state
     s = dict(state)
-    s["pending"] = {**state["pending"], "trade_offers": state["pending"].get("trade_offers", [])}
-    s["options"] = {"players_act": True, **state["options"]}
-    s.setdefault("_offers", 0)
-    if "_undo" in s:
-        s["_undo"] = [{**e, "state": upgrade(e["state"])} for e in s["_undo"]]
+    if old:
+        trade_offers = state["pending"].get("trade_offers", [])
+        s["pending"] = {**state["pending"], "trade_offers": trade_offers}
+        s["options"] = {"players_act": True, **state["options"]}
+        s.setdefault("_offers", 0)
+    if whole:
+        s["_undo"] = _as_changes(s)
     return s
+
+
+def _as_changes(s: dict) -> list[dict]:
+    """An undo history of whole states (each entry's "state": the one before its command) as
+    changes: each entry's state against the next one's, the last one's against `s` itself."""
+    stack = s["_undo"]
+    states = [upgrade(e["state"]) for e in stack]
+    states.append({k: v for k, v in s.items() if k != "_undo"})
+    out = []
+    for i, e in enumerate(stack):
+        entry = {k: v for k, v in e.items() if k != "state"}
+        out.append({"version": states[i]["version"], "changes": changes(states[i], states[i + 1])})
+        out[-1].update(entry)
+    return out
 
 
 def public_state(state: dict) -> dict:

@@ -293,8 +293,14 @@ class Command:
 
     def __init__(self, type_: str, description: str, *fields: Field):
         self.type, self.description, self.fields = type_, description, fields
+        self.names = {f.name for f in fields}
 
     def read(self, state: dict, c: dict) -> dict:
+        unknown = sorted(str(k) for k in c if k != "type" and k not in self.names)
+        if unknown:  # nothing is stored that the command does not have (a row stays small)
+            raise BadCommand(
+                f"The command '{self.type}' has no field '{unknown[0][:40]}'.", "unknown_field"
+            )
         out = {"type": self.type}
         for f in self.fields:
             out[f.name] = f.read(state, {**c, **out})
@@ -308,6 +314,7 @@ class Command:
                 **{f.name: f.describe() for f in self.fields},
             },
             "required": ["type", *(f.name for f in self.fields if f.required)],
+            "additionalProperties": False,  # 400 unknown_field (the API adds expected_version)
             "description": self.description,
         }
 

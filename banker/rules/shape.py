@@ -18,7 +18,10 @@ BOOKKEEPING = {
     "_seq": "the number of the latest event (events count 1, 2, 3… over the whole game)",
     "_claims": "how many rent claims were ever opened (their ids: c1, c2…)",
     "_offers": "how many trade offers were ever made (their ids: o1, o2…)",
-    "_undo": "what undo can take back, back to the latest roll: [{state, events, text}]",
+    "_undo": "what undo can take back, back to the latest roll, one entry per command: "
+    "{version (the state's before it), changes (what takes the state after it back: "
+    "[[path, value] or [path]], see state.changes), events (their seqs), text (the first "
+    "one's), and cash_of and without_cash when that sentence states a player's cash}",
     "_after_debt": "a jailed player's move waiting for their debt to be settled: "
     '{"kind": "leave_jail", "player", "steps"}, or null',
     "_turns_begun": "how many turns each player has begun: {player id: n} (partnerships "

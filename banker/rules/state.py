@@ -27,6 +27,70 @@ def clone(x):
     return x
 
 
+# What undo keeps of a command: the changes that take the state after it back to the state
+# before it (not the whole state before it, so that undo's memory stays the size of what the
+# commands changed, however many there are since the latest roll). A change is [path, value]:
+# put `value` back at `path` (keys and list indexes from the top of the state); [path]: remove
+# the key there; or [path, start, stop, items]: put `items` back in place of the list's
+# [start:stop] (a list that grew or shrank: only what differs is kept). Counters and the version
+# are not taken back (ids are never reused), nor the undo history itself.
+NOT_TAKEN_BACK = ("_undo", "version", "_seq", "_claims", "_offers")
+
+
+def changes(before: dict, after: dict) -> list[list]:
+    """The changes that turn `after` back into `before` (see NOT_TAKEN_BACK)."""
+    was = {k: v for k, v in before.items() if k not in NOT_TAKEN_BACK}
+    now = {k: v for k, v in after.items() if k not in NOT_TAKEN_BACK}
+    out: list[list] = []
+    _changes(was, now, [], out)
+    return out
+
+
+def _changes(was, now, path: list, out: list) -> None:
+    if isinstance(was, dict) and isinstance(now, dict):
+        for k, v in was.items():
+            if k in now:
+                _changes(v, now[k], [*path, k], out)
+            else:
+                out.append([[*path, k], v])
+        out += [[[*path, k]] for k in now if k not in was]
+    elif isinstance(was, list) and isinstance(now, list) and len(was) == len(now):
+        for i, (a, b) in enumerate(zip(was, now, strict=True)):
+            _changes(a, b, [*path, i], out)
+    elif isinstance(was, list) and isinstance(now, list):
+        start = 0
+        while start < min(len(was), len(now)) and _same(was[start], now[start]):
+            start += 1
+        end = 0  # items alike at both ends, after the common start
+        while end < min(len(was), len(now)) - start and _same(was[-1 - end], now[-1 - end]):
+            end += 1
+        out.append([path, start, len(now) - end, was[start : len(was) - end]])
+    elif type(was) is not type(now) or was != now:
+        out.append([path, was])
+
+
+def _same(a, b) -> bool:
+    return type(a) is type(b) and a == b
+
+
+def taken_back(state: dict, undo: list[list]) -> dict:
+    """A copy of `state` with `undo` (changes(before, state)) put back: the state before."""
+    s = clone(state)
+    for change in undo:
+        *parents, last = change[0]
+        at = s
+        for key in parents:
+            at = at[key]
+        if len(change) == 2:
+            at[last] = clone(change[1])
+        elif len(change) == 4:
+            _, start, stop, items = change
+            at[last][start:stop] = clone(items)
+        else:
+            del at[last]
+    return s
+
+
 # --- players ------------------------------------------------------------------------------
 
 

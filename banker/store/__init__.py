@@ -25,6 +25,7 @@ from banker.store.database import (
 from banker.store.errors import (
     DiskFull,
     GameNotFound,
+    KeyReused,
     PlayerNotFound,
     SchemaTooNew,
     SnapshotRefused,
@@ -46,6 +47,7 @@ __all__ = [
     "Answer",
     "DiskFull",
     "GameNotFound",
+    "KeyReused",
     "PlayerNotFound",
     "SchemaTooNew",
     "SnapshotRefused",

@@ -230,6 +230,10 @@ def _scoped_keys(db: sqlite_utils.Database) -> None:
     own keys and for keys stored before scopes existed), unique among keyed commands."""
     if "key_scope" not in db["commands"].columns_dict:
         db["commands"].add_column("key_scope", str, not_null_default="")
+    # A keyed command's expected_version (null: none sent), so that a key sent again with
+    # another one is told apart from a retry (Store.execute).
+    if "expected_version" not in db["commands"].columns_dict:
+        db["commands"].add_column("expected_version", int)
     db.execute("drop index if exists commands_idempotency_key")
     # Only keyed commands in the index (partial): a command sent without a key, most of them,
     # then writes no index page (issue 17); `idempotency_key = ?` still finds a key through it.

@@ -29,7 +29,7 @@ from htmx_flask import make_response as htmx_response
 from werkzeug.datastructures import MultiDict
 
 from banker.rules import DomainError, card_holder, public_state, undo_refusal
-from banker.store import DiskFull, VersionConflict
+from banker.store import DiskFull, KeyReused, VersionConflict
 from banker.web import board as pictures_board
 from banker.web import get_store
 from banker.web.guards import error_page, wants_fragment
@@ -350,7 +350,7 @@ def act(game_id: str, state: dict):
         said = " ".join(e["text"] for e in answer.body["events"])
     except VersionConflict:
         flash, status = {"text": _conflict_text(game_id), "at": "", "kind": "conflict"}, 409
-    except (DomainError, forms.FormError, DiskFull) as e:
+    except (DomainError, forms.FormError, DiskFull, KeyReused) as e:
         # The core's sentence (BadCommand too), a form not read, a full disk (nothing
         # recorded, the game goes on): each a Refusal with its status.
         flash, status = {"text": e.message, "at": at, "kind": "refused"}, e.status
