@@ -171,6 +171,14 @@ def what_the_table_does_next(data, s) -> dict | None:
     return {"type": "roll", "player": turn["player"], "dice": dice(data)}
 
 
+def an_id(data, items: list[dict], bogus: list):
+    """Mostly the id of one of these open items (claims, offers), sometimes one not open."""
+    ids = [x["id"] for x in items]
+    if ids and data.draw(st.integers(0, 5)):
+        return data.draw(st.sampled_from(ids))
+    return data.draw(st.sampled_from(bogus))
+
+
 def a_command(data, s) -> dict:
     if data.draw(st.booleans()):
         c = what_the_table_does_next(data, s)
@@ -199,12 +207,7 @@ def a_command(data, s) -> dict:
     elif kind == "rent_roll":
         c["dice"] = dice(data)
     elif kind == "claim_rent":
-        ids = [cl["id"] for cl in pending["rent_claims"]]
-        c["claim"] = (
-            data.draw(st.sampled_from(ids))
-            if ids and data.draw(st.integers(0, 5))
-            else data.draw(st.sampled_from(["c999", "", 7]))
-        )
+        c["claim"] = an_id(data, pending["rent_claims"], ["c999", "", 7])
     elif kind in ("pay_jail_fine", "use_jail_card"):
         c["player"] = turn["player"] if data.draw(st.booleans()) else a_player(data, s)
         if kind == "use_jail_card":
@@ -225,12 +228,7 @@ def a_command(data, s) -> dict:
     elif kind == "building_auction":
         c["kind"] = data.draw(st.sampled_from(["house", "hotel", "house", "castle"]))
     elif kind in ("accept_trade", "decline_trade"):
-        ids = [o["id"] for o in pending["trade_offers"]]
-        c["offer"] = (
-            data.draw(st.sampled_from(ids))
-            if ids and data.draw(st.integers(0, 5))
-            else data.draw(st.sampled_from(["o999", "", 7]))
-        )
+        c["offer"] = an_id(data, pending["trade_offers"], ["o999", "", 7])
     elif kind in ("trade", "propose_trade"):
         a = a_player(data, s)
         others = [x for x in live_ids(s) if x != a]
