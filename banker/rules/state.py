@@ -47,16 +47,23 @@ def changes(before: dict, after: dict) -> list[list]:
 
 
 def _changes(was, now, path: list, out: list) -> None:
+    """Append to `out` what turns `now` back into `was` at `path` (a list used as a stack)."""
+    if type(was) is type(now) and was == now:  # most of the state: one comparison, in C
+        return
     if isinstance(was, dict) and isinstance(now, dict):
         for k, v in was.items():
             if k in now:
-                _changes(v, now[k], [*path, k], out)
+                path.append(k)
+                _changes(v, now[k], path, out)
+                path.pop()
             else:
                 out.append([[*path, k], v])
         out += [[[*path, k]] for k in now if k not in was]
     elif isinstance(was, list) and isinstance(now, list) and len(was) == len(now):
         for i, (a, b) in enumerate(zip(was, now, strict=True)):
-            _changes(a, b, [*path, i], out)
+            path.append(i)
+            _changes(a, b, path, out)
+            path.pop()
     elif isinstance(was, list) and isinstance(now, list):
         start = 0
         while start < min(len(was), len(now)) and _same(was[start], now[start]):
@@ -64,9 +71,9 @@ def _changes(was, now, path: list, out: list) -> None:
         end = 0  # items alike at both ends, after the common start
         while end < min(len(was), len(now)) - start and _same(was[-1 - end], now[-1 - end]):
             end += 1
-        out.append([path, start, len(now) - end, was[start : len(was) - end]])
-    elif type(was) is not type(now) or was != now:
-        out.append([path, was])
+        out.append([list(path), start, len(now) - end, was[start : len(was) - end]])
+    else:
+        out.append([list(path), was])
 
 
 def _same(a, b) -> bool:
