@@ -387,9 +387,10 @@ def as_proposed(s: dict, new: dict, c: dict, proposed: dict) -> None:
     assert others == new["pending"]["trade_offers"]
 
 
-def play(data, s, steps: int) -> tuple[dict, list[dict]]:
-    """Apply drawn commands to s; the final state and the accepted commands."""
-    accepted, proposed = [], {}
+def play(data, s, steps: int, proposed: dict | None = None) -> tuple[dict, list[dict]]:
+    """Apply drawn commands to s; the final state and the accepted commands. `proposed`: the
+    offers proposed so far (by id), when s is a game already played by `play`."""
+    accepted, proposed = [], {} if proposed is None else proposed
     for _ in range(steps):
         c = a_command(data, s)
         before = json.dumps(s)  # a faithful and much faster copy than deepcopy here
@@ -508,6 +509,7 @@ def test_what_a_seat_may_do_now_is_exactly_what_apply_accepts_from_it(data, game
     s = copy.deepcopy(s)
     a_table(data, s)
     seats = ["banker", "display"] + [p["id"] for p in s["players"]]
+    proposed: dict = {}
     for _ in range(data.draw(st.integers(2, 5))):
-        s, _ = play(data, s, data.draw(st.integers(1, 12)))
+        s, _ = play(data, s, data.draw(st.integers(1, 12)), proposed)
         check_actions(s, data.draw(st.sampled_from(seats)))
