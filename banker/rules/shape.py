@@ -10,15 +10,19 @@ The internal state is the public one plus the core's own bookkeeping, the keys s
 from __future__ import annotations
 
 from .board import DECKS, DEED_IDS
+from .fields import PROPERTY_SCHEMA, PlayerId
 from .options import OPTIONS
-from .schema import PROPERTY_SCHEMA, PlayerId
 from .schema import describe as describe_command
 
 BOOKKEEPING = {
     "_seq": "the number of the latest event (events count 1, 2, 3… over the whole game)",
     "_claims": "how many rent claims were ever opened (their ids: c1, c2…)",
     "_offers": "how many trade offers were ever made (their ids: o1, o2…)",
-    "_undo": "what undo can take back, back to the latest roll: [{state, events, text}]",
+    "_players": "how many players the game ever had (a latecomer's id: p<n+1>, never reused)",
+    "_undo": "what undo can take back, back to the latest roll, one entry per command: "
+    "{version (the state's before it), changes (what takes the state after it back: "
+    "[[path, value] or [path]], see state.changes), events (their seqs), text (the first "
+    "one's), and cash_of and without_cash when that sentence states a player's cash}",
     "_after_debt": "a jailed player's move waiting for their debt to be settled: "
     '{"kind": "leave_jail", "player", "steps"}, or null',
     "_turns_begun": "how many turns each player has begun: {player id: n} (partnerships "
@@ -174,6 +178,14 @@ def _pending_lists() -> dict:
     }
 
 
+def _bank() -> dict:
+    pot = "The Free Parking pot (house rule free_parking_jackpot; 0 without it)."
+    return json_object(
+        {"houses": INT, "hotels": INT, "free_parking": {**INT, "minimum": 0, "description": pot}},
+        ["houses", "hotels", "free_parking"],
+    )
+
+
 def state_schema() -> dict:
     deed = json_object(
         {"owner": json_nullable(PLAYER_ID), "mortgaged": BOOL, "houses": INT, "hotel": BOOL},
@@ -195,7 +207,7 @@ def state_schema() -> dict:
                 "enum": ["setup", "playing", "finished", "unfinished"],
                 "description": "unfinished: everyone agreed to stop early (no winner).",
             },
-            "bank": json_object({"houses": INT, "hotels": INT}, ["houses", "hotels"]),
+            "bank": _bank(),
             "players": {"type": "array", "items": player},
             "properties": json_object(
                 {pid: deed for pid in DEED_IDS},

@@ -45,6 +45,13 @@ class VersionConflict(StoreError):
     code = "version_conflict"
 
 
+class KeyReused(StoreError):
+    """An Idempotency-Key sent again with another command (HTTP 422): nothing applied."""
+
+    status = 422
+    code = "idempotency_key_reused"
+
+
 class DiskFull(StoreError):
     """The disk (or the database's size limit) is full: nothing was recorded (HTTP 507)."""
 
@@ -63,6 +70,14 @@ class SchemaTooNew(StoreError):
     """The database's schema version (PRAGMA user_version) is newer than this banker's."""
 
     code = "schema_too_new"
+
+
+class NotBankers(StoreError):
+    """The file is not a SQLite database, or is another program's: banker leaves it alone."""
+
+
+class DatabaseDamaged(StoreError):
+    """SQLite finds the database damaged (a page overwritten, a file cut short)."""
 
 
 class SnapshotRefused(StoreError):

@@ -45,7 +45,7 @@ def test_creating_a_game_answers_201_with_tokens_urls_and_the_state_at_version_0
     state = body["state"]
     assert (state["game_id"], state["version"], state["status"]) == (game_id, 0, "setup")
     assert state["edition"] == "g0009"
-    assert state["bank"] == {"houses": 32, "hotels": 12}
+    assert state["bank"] == {"houses": 32, "hotels": 12, "free_parking": 0}
     assert len(state["properties"]) == 28
     assert not any(key.startswith("_") for key in state)
     assert r.headers["Location"] == f"http://localhost/api/v1/games/{game_id}"
@@ -400,8 +400,9 @@ def test_a_repeated_idempotency_key_returns_the_first_answer_and_applies_nothing
     assert again.data == first.data
     assert again.headers["Idempotent-Replayed"] == "true"
     assert game.now() == after_first
-    # Even a different (here: refused) command under the same key gets the first answer.
-    assert game.send({"type": "buy", "expected_version": 99}, headers=key).data == first.data
+    # A different command under the same key is refused as such, and nothing is applied.
+    game.refused(422, {"type": "buy", "expected_version": 99}, headers=key,
+                 code="idempotency_key_reused")  # fmt: skip
     assert game.now() == after_first
 
 

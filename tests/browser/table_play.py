@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from banker.rules import can_raise, rent
+from banker.rules import can_raise, deed_rent
 from banker.rules.board import DEEDS, JAIL_FINE, SPACES
 
 from .phones import Phones
@@ -302,7 +302,7 @@ class Play:
                 return False
             st = self.state["properties"][deed]
             return (
-                st["owner"] in owners and not st["mortgaged"] and (rent(self.state, deed) > amount)
+                st["owner"] in owners and not st["mortgaged"] and (deed_rent(self.state, deed) > amount)
             )
 
         return wanted

@@ -1,4 +1,4 @@
-"""One command schema: a malformed command is 400 whatever the game's state (API:
+"""One command schema: a malformed command is 400 whatever the game's state (docs/api.md:
 "A malformed command (400: missing or wrong-typed field, an unknown player, deed, deck, card or
 value) is refused as malformed whatever the game's state; the rules (422) are asked only about
 well-formed ones")."""
@@ -52,6 +52,13 @@ MALFORMED = {
         {"player": "p1"}, {"player": "p1", "position": 40},
         {"player": "p1", "position": 3, "reason": 4},
     ],
+    "rename_player": [
+        {"player": "p1"}, {"name": "Annie"}, {"player": "p9", "name": "Annie"},
+        {"player": "p1", "name": 7}, {"player": "p1", "name": ""},
+        {"player": "p1", "name": "x" * 31}, {"player": "p1", "name": "An\u200bn"},
+    ],
+    "add_player": [{}, {"name": None}, {"name": ["Dan"]}, {"name": "   "}, {"name": "D" * 101}],
+    "leave": [{}, {"player": "p9"}, {"player": 1}],
 }  # fmt: skip
 CASES = [(kind, fields) for kind, variants in MALFORMED.items() for fields in variants]
 
@@ -103,8 +110,9 @@ def test_each_command_describes_its_fields_as_a_json_schema():
             "type": {"type": "string", "enum": ["roll"]},
             "player": {
                 "type": "string",
-                "pattern": "^p[1-6]$",
-                "description": "A player id: p1 to p6 in seating order.",
+                "pattern": "^p[1-9][0-9]*$",
+                "description": "A player id: p1, p2… in the order they joined (a latecomer's is "
+                "the next number, never reused).",
                 "example": "p1",
             },
             "dice": {
@@ -116,6 +124,23 @@ def test_each_command_describes_its_fields_as_a_json_schema():
             },
         },
         "required": ["type", "player", "dice"],
+        "additionalProperties": False,
         "description": "A roll of the real dice by the player whose turn it is (also a jail "
         "attempt).",
     }
+
+
+def test_a_field_a_command_does_not_have_is_400_unknown_field_at_every_level():
+    """docs/api.md: 400 for "a field the command or one of its objects does not have", so no
+    stored row is bigger than a command can legitimately be."""
+    g = CoreGame()
+    g.start("p1")
+    e = g.refused(BadCommand, type="roll", player="p1", dice=[1, 2], note="x" * 900_000)
+    assert (e.code, e.message) == ("unknown_field", "The command 'roll' has no field 'note'.")
+    e = g.refused(BadCommand, type="buy", expected_version=1)  # the API's, never the core's
+    assert e.code == "unknown_field"
+    give = {"cash": 5, "properties": [], "jail_cards": [], "loan": 10}
+    e = g.refused(BadCommand, type="propose_trade", give=give, **{"from": "p1", "to": "p2"})
+    assert (e.code, e.message) == ("unknown_field", "'give' has an unknown field 'loan'.")
+    e = g.refused(BadCommand, type="undo", again=True)
+    assert e.code == "unknown_field"

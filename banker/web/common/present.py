@@ -9,7 +9,7 @@ filters, `money` also as a global (`{{ money(x) }}` and `{{ x | money }}` read t
 
 from __future__ import annotations
 
-from banker.rules import phase, phase_sentence, rent, utility_multiplier
+from banker.rules import deed_rent, phase, phase_sentence, utility_multiplier
 from banker.rules.board import COLOR_GROUPS, DEEDS, GROUP_COLORS, space_name
 
 # One distinct color per seat (readable on light and dark).
@@ -100,7 +100,7 @@ def rent_text(state: dict, prop: str) -> str:
         return "none while mortgaged"
     if d.kind == "utility":
         return f"{utility_multiplier(state, prop)} × the dice"
-    return money(rent(state, prop))
+    return money(deed_rent(state, prop))
 
 
 def players(state: dict) -> list[dict]:
