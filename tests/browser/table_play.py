@@ -302,7 +302,9 @@ class Play:
                 return False
             st = self.state["properties"][deed]
             return (
-                st["owner"] in owners and not st["mortgaged"] and (deed_rent(self.state, deed) > amount)
+                st["owner"] in owners
+                and not st["mortgaged"]
+                and (deed_rent(self.state, deed) > amount)
             )
 
         return wanted
