@@ -63,7 +63,7 @@ def test_the_display_shows_owners_buildings_mortgages_tokens_and_whose_turn(show
     baltic = page.split('id="space-3"')[1].split('id="space-4"')[0]
     assert "Mortgaged" in baltic
     status, text = shown.page(shown.display)
-    assert "Turn: Bob" in text and "Bob rolls the dice." in text
+    assert "Turn: Bob" in text and "Bob rolls next." in text  # the core's sentence (to_act)
     assert "Ann mortgaged Baltic Avenue" in text
 
 

@@ -97,10 +97,12 @@ class Banker:
         assert r.status_code == 200
         return r.get_data(as_text=True)
 
-    def press(self, text: str, path: str = "", headers=None, **fields):
-        """Submit the form of the button `text` on the screen at `path` (fields override)."""
+    def press(self, text: str, path: str = "", headers=None, stale=False, **fields):
+        """Submit the form of the button `text` on the screen at `path` (fields override).
+        `stale`: the button is disabled on the page as drawn now, and is sent all the same (a
+        page drawn before the game changed, a second phone)."""
         form, button = find_button(self.page(path), text)
-        assert not button["disabled"], text
+        assert button["disabled"] == stale, text
         data = [(k, v) for k, v in form["fields"] if k not in fields]
         data += list(fields.items())
         if button["name"]:
@@ -193,7 +195,11 @@ def test_a_refused_action_shows_the_cores_sentence_after_the_redirect_and_change
     game.do({"type": "roll", "player": "p1", "dice": [6, 6]})  # Ann: 12, Electric Company
     game.do({"type": "adjust", "player": "p1", "amount": -1400, "reason": "test"})
     before = game.now()
-    r = banker.press("Buy for 150")
+    sentence = (
+        "Ann has 100 and Electric Company costs 150: raise the cash or put it up for auction."
+    )
+    assert f'<p class="why" id="why-buy">{sentence}</p>' in banker.page()  # disabled, and why
+    r = banker.press("Buy for 150", stale=True)
     assert r.status_code == 303
     page = banker.page()
     assert (

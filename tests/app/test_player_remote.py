@@ -39,7 +39,8 @@ class Forms(HTMLParser):
         a = dict(attrs)
         if tag == "form":
             self.forms.append({"action": a.get("action"), "fields": {}, "buttons": []})
-        elif not self.forms:
+            self._in_form = True
+        elif not self.forms or not getattr(self, "_in_form", False):
             return
         elif tag == "input" and a.get("type") == "hidden":
             self.forms[-1]["fields"][a["name"]] = a.get("value", "")
@@ -53,6 +54,8 @@ class Forms(HTMLParser):
     def handle_endtag(self, tag):
         if tag == "button":
             self._button = None
+        elif tag == "form":
+            self._in_form = False
 
     def handle_data(self, data):
         if self._button is not None and not self._button.get("labelled"):
@@ -136,7 +139,7 @@ def test_a_player_buys_their_own_offer_from_their_page(started):
     g = started
     g.do({"type": "roll", "player": "p1", "dice": [1, 2]})
     ann = page_of(g, "p1")
-    assert "You may buy Baltic Avenue for 60, or put it up for auction." in text_of(ann)
+    assert "You may buy Baltic Avenue for 60 or put it up for auction." in text_of(ann)
     find(ann, "auction", "Auction")
     assert {"buy", "auction"}.isdisjoint(kinds(page_of(g, "p2")))  # only Ann's page offers it
     r = press(g, "p1", "buy", "Buy for 60")
@@ -495,9 +498,10 @@ def test_a_player_composes_a_trade_with_the_bankers_one_sentence_summary(owners)
 def test_with_private_cash_the_trade_form_does_not_show_the_other_sides_cash(new_game):
     g = new_game(["Ann", "Bob"], options={"private_cash": True})
     g.do(START)
+    g.deeds_by_rolls(("baltic-avenue", "p1"))  # something to trade
     r = g.table.client.get(join_path(g, "p1") + "/trade", query_string={"to": "p2"})
     text = text_of(r.text)
-    assert "Cash from you (you have 1,500)" in text
+    assert "Cash from you (you have 1,440)" in text
     assert "Cash from Bob Ann gives" in text  # no "(has …)"
 
 

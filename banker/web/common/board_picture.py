@@ -7,8 +7,8 @@ light or dark, gets a shade with enough contrast; the hues are those of the Bank
 
 from __future__ import annotations
 
-from banker.rules import building_value
-from banker.rules.board import DECK_NAMES, DEEDS, GROUP_NAMES, GROUPS, JAIL, SPACES
+from banker.rules import building_value, to_act
+from banker.rules.board import DEEDS, GROUP_NAMES, GROUPS, JAIL, SPACES
 from banker.web.common.present import deed_facts, final_round_said, money, rent_text
 from banker.web.common.present import where as present_where
 
@@ -196,7 +196,8 @@ def now(state: dict) -> dict:
     names = {p["id"]: p["name"] for p in state["players"]}
     t, pending = state["turn"], state["pending"]
     turn = None
-    if state["status"] == "playing" and t["player"]:
+    then = to_act(state)["then"] if state["status"] == "playing" else None
+    if then and then["kind"] == "roll":  # never a turn whose roll will not come
         turn = {"name": t.get("roller") or names[t["player"]], "player": t["player"]}
     auction = None
     if pending["auction"]:
@@ -238,7 +239,8 @@ def _act(state: dict, names: dict[str, str]) -> str:
 
 
 def _who_acts(state: dict, names: dict[str, str]) -> str:
-    pending, status = state["pending"], state["status"]
+    """Who must act now, in the core's one sentence (rules.to_act)."""
+    status = state["status"]
     if status == "setup":
         return "The Banker records who won the opening roll."
     if status == "finished":
@@ -246,39 +248,7 @@ def _who_acts(state: dict, names: dict[str, str]) -> str:
         return f"The game is over: {winners} won." if winners else "The game is over."
     if status == "unfinished":
         return "The game was stopped before the end: no winner."
-    if pending["debt"]:
-        d = pending["debt"]
-        creditor = names.get(d["creditor"], "the Bank")
-        return (
-            f"{names[d['debtor']]} owes {creditor} {money(d['amount'])}: "
-            "raise the cash, or go bankrupt."
-        )
-    if pending["offer"]:
-        o = pending["offer"]
-        return (
-            f"{names[o['player']]} may buy {DEEDS[o['property']].name} for "
-            f"{money(o['price'])}, or put it up for auction."
-        )
-    if pending["auction"]:
-        return f"Auction of {_item_name(pending['auction']['item'])}: everyone may bid."
-    if pending["card"]:
-        c = pending["card"]
-        return f"{names[c['player']]} draws a {DECK_NAMES[c['deck']]} card."
-    if pending["dice"]:
-        return f"{names[pending['dice']['player']]} rolls the dice for a utility's rent."
-    if pending.get("trade_offers"):
-        o = pending["trade_offers"][0]
-        return f"{names[o['to']]} answers {names[o['from']]}'s trade offer."
-    if pending.get("final_round") and not state["turn"]["player"]:
-        return "Time is up: the open rent claims are settled, then the game is scored."
-    pid = state["turn"]["player"]
-    if pid:
-        who = state["turn"].get("roller") or names[pid]
-        p = next(x for x in state["players"] if x["id"] == pid)
-        if p["in_jail"]:
-            return f"{who} is in Jail: pay 50, use a card, or roll for doubles."
-        return f"{who} rolls the dice."
-    return ""
+    return to_act(state)["sentence"]
 
 
 # -- the phone's Board ---------------------------------------------------------------------------

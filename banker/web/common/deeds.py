@@ -1,21 +1,17 @@
 """A deed as a player's sheet shows it (the Banker's and the player's own page alike): its
 printed rents with the one that applies now, and each action with why it is not possible now.
 
-No rule is decided here: legality comes from the core's refusal functions (build_refusal,
-sell_refusal, mortgage_refusal, unmortgage_refusal) and the rent from its rent().
+No rule is decided here: whether Build, Sell, Mortgage or Lift may be sent now, and the
+sentence why not, is the core's answer for the seat looking (banker.web.common.may: the deed's
+own rule, and what the game forbids now: a debt, the deadline's cutoff…); the rent is its
+deed_rent().
 """
 
 from __future__ import annotations
 
-from banker.rules import (
-    build_refusal,
-    mortgage_refusal,
-    owned_in_group,
-    owns_set,
-    sell_refusal,
-    unmortgage_refusal,
-)
+from banker.rules import owned_in_group, owns_set
 from banker.rules.board import DEED_IDS, DEEDS, GROUP_COLORS, GROUP_NAMES, GROUPS
+from banker.web.common.may import May
 from banker.web.common.present import GROUP_ORDER, deed_facts, money, rent_text
 
 _STREET_STEPS = ("rent", "set", "1 house", "2 houses", "3 houses", "4 houses", "hotel")
@@ -46,8 +42,8 @@ def rent_ladder(state: dict, prop: str) -> list[dict]:
     return [{"label": a, "amount": b, "now": i == now} for i, (a, b) in enumerate(steps)]
 
 
-def deed(state: dict, prop: str) -> dict:
-    """A deed as a sheet shows it, with each action and why it is not possible now."""
+def deed(state: dict, prop: str, may: May) -> dict:
+    """A deed as a sheet shows it, with each action and why `may`'s seat may not send it now."""
     d, st = DEEDS[prop], state["properties"][prop]
     actions = []
     if d.kind == "street":
@@ -61,33 +57,33 @@ def deed(state: dict, prop: str) -> dict:
             sell_label = f"Sell hotel +{money(d.hotel_cost // 2)}"
         else:
             sell_label = f"Sell house +{money(d.house_cost // 2)}"
-        actions.append(("build", build_label, build_refusal(state, prop)))
-        actions.append(("sell_building", sell_label, sell_refusal(state, prop)))
+        actions.append(("build", build_label))
+        actions.append(("sell_building", sell_label))
     if st["mortgaged"]:
-        cost = d.lift_cost(state["edition"])
-        actions.append(("unmortgage", f"Lift {money(cost)}", unmortgage_refusal(state, prop)))
+        actions.append(("unmortgage", f"Lift {money(d.lift_cost(state['edition']))}"))
     else:
-        actions.append(
-            (
-                "mortgage",
-                f"Mortgage +{money(d.mortgage_value)}",
-                mortgage_refusal(state, prop),
-            )
-        )
+        actions.append(("mortgage", f"Mortgage +{money(d.mortgage_value)}"))
     return {
         **deed_facts(state, prop),
         "price": d.price,
         "rent": rent_text(state, prop),
         "ladder": rent_ladder(state, prop),
-        "actions": [{"type": a, "label": label, "why": why} for a, label, why in actions],
+        "actions": [
+            {"type": a, "label": label, "why": may.why(a, property=prop)} for a, label in actions
+        ],
     }
 
 
-def holdings_of(state: dict, pid: str, row=None) -> list[dict]:
+def holdings_of(state: dict, pid: str, row=None, may: May | None = None) -> list[dict]:
     """A player's deeds grouped by color set, in board order: [{"group", "name", "color",
     "deeds", "complete", "size"}]; each deed as `row(state, prop)` makes it (default: the
-    sheet's row, with its rent and its buttons)."""
-    row = row or deed
+    sheet's row, with its rent and its buttons as `may`'s seat may press them)."""
+    if row is None:
+        may = may or May(state, "banker")
+
+        def row(state: dict, prop: str) -> dict:
+            return deed(state, prop, may)
+
     mine = [p for p in DEED_IDS if state["properties"][p]["owner"] == pid]
     groups = []
     for g in GROUP_ORDER:

@@ -42,7 +42,8 @@ def listing(parts: list[str], empty: str = "nothing") -> str:
 
 # How a sentence about a player begins, and how it begins said to them: "Bob must" "You must".
 _TO_YOU = (("must", "must"), ("has", "have"), ("does", "do"), ("owes", "owe"), ("can", "can"))
-_TO_YOU += (("is", "are"), ("cannot", "cannot"), ("may", "may"))
+_TO_YOU += (("is", "are"), ("cannot", "cannot"), ("may", "may"), ("draws", "draw"))
+_TO_YOU += (("rolls", "roll"), ("answers", "answer"))
 
 
 def to_you(sentence: str | None, name: str) -> str | None:

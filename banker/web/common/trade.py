@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from werkzeug.datastructures import MultiDict
 
-from banker.rules import Refusal, apply, player_refusal, set_has_buildings
+from banker.rules import Refusal, apply, seat_refusal, set_has_buildings, text_for
 from banker.rules.board import DECK_NAMES, DEED_IDS, DEEDS, GROUP_COLORS
 from banker.web.common import forms
 from banker.web.common.present import listing, money, player_names, state_player
@@ -82,14 +82,13 @@ def deal_refusal(state: dict, args, kind: str = "trade", seat: str = "banker") -
         command = forms.command_from(data, forms.TYPES | {"propose_trade"})
     except forms.FormError as e:
         return e.message
-    if seat != "banker":
-        why = player_refusal(state, seat, command)
-        if why:
-            return why
+    why = seat_refusal(state, seat, command)
+    if why:
+        return why
     try:
         apply(state, command)
     except Refusal as e:
-        return e.message
+        return text_for(state, seat, e)  # private_cash: no one else's cash in hand
     return None
 
 

@@ -14,12 +14,13 @@ import secrets
 
 from werkzeug.datastructures import MultiDict
 
-from banker.rules import askable_claims, claims_wait, score, view_for
+from banker.rules import askable_claims, claims_wait, score, to_act, view_for
 from banker.rules.board import DECK_NAMES, DEEDS
 from banker.store import key_scope
 from banker.web.common import choices
 from banker.web.common.deeds import holdings_of
 from banker.web.common.kept import NOTHING, Kept
+from banker.web.common.may import May
 from banker.web.common.present import (
     deed_facts,
     final_round_said,
@@ -60,68 +61,50 @@ def _ending(state: dict, names: dict) -> str | None:
     return None
 
 
-def _auction_line(state: dict, names: dict) -> str:
-    a = state["pending"]["auction"]
-    what = DEEDS[a["item"]].name if a["item"] in DEEDS else f"a {a['item']}"
-    if a["high_bidder"]:
-        return f"Auction of {what}: {names[a['high_bidder']]} bids {money(a['high_bid'])}."
-    return f"Auction of {what}: no bid yet."
+def _said_to(state: dict, now: dict, me: dict, names: dict) -> str:
+    """What holds the game now (an item of rules.to_act) said to the player who must act."""
+    if now["kind"] == "trade_offer":
+        o = next(o for o in state["pending"]["trade_offers"] if o["id"] == now["offer"])
+        return f"{names[o['from']]} offers you a trade: accept or decline it below."
+    if now["kind"] == "roll":
+        team = f" ({state['turn']['roller']})" if len(me["members"]) > 1 else ""
+        jail = " You are in Jail: pay 50, use a card or try for doubles." if me["in_jail"] else ""
+        return f"Your turn to roll{team}.{jail}"
+    return to_you(now["sentence"], me["name"])
 
 
 def status_line(state: dict, me: dict) -> str:
-    """One sentence on where the game stands, as a player at the table would say it."""
+    """One sentence on where the game stands: who must act now and on what, from the core's one
+    answer (rules.to_act), said to this player when it is them; never a roll that will not
+    come."""
     names = player_names(state)
     if state["status"] == "setup":
         return "The game has not started yet: the Banker records who won the opening roll."
     ending = _ending(state, names)
     if ending:
         return ending
-    pending = state["pending"]
-    debt = pending["debt"]
-    if debt:
-        creditor = names.get(debt["creditor"], "the Bank")
-        if debt["debtor"] == me["id"]:
-            return (
-                f"You owe {creditor} {money(debt['amount'])}: raise the cash "
-                "(sell buildings, mortgage, trade), then pay."
-            )
-        return f"{names[debt['debtor']]} owes {creditor} {money(debt['amount'])}."
-    offer = pending["offer"]
-    if offer:
-        deed, price = DEEDS[offer["property"]].name, money(offer["price"])
-        if offer["player"] == me["id"]:
-            return f"You may buy {deed} for {price}, or put it up for auction."
-        return f"{names[offer['player']]} may buy {deed} for {price}."
-    if pending["auction"]:
-        return _auction_line(state, names)
-    if pending["card"]:
-        card = pending["card"]
-        return f"{names[card['player']]} draws a {DECK_NAMES[card['deck']]} card."
-    if pending["dice"]:
-        return f"{names[pending['dice']['player']]} rolls the dice for a utility's rent."
-    offered = [o for o in pending.get("trade_offers", []) if o["to"] == me["id"]]
-    if offered:
-        return f"{names[offered[0]['from']]} offers you a trade: accept or decline it below."
-    if pending.get("trade_offers"):
-        o = pending["trade_offers"][0]
-        whose = "your" if o["from"] == me["id"] else f"{names[o['from']]}’s"
-        return f"{names[o['to']]} answers {whose} trade offer."
-    roller = state["turn"]["roller"] or names.get(state["turn"]["player"], "")
-    if state["turn"]["player"] == me["id"]:
-        return f"Your turn to roll ({roller})." if len(me["members"]) > 1 else "Your turn to roll."
-    return f"{roller} rolls next."
+    said = to_act(state)
+    now = said["now"]
+    if now is None:
+        return said["sentence"]
+    if me["id"] in now["who"] and not me["eliminated"]:
+        return _said_to(state, now, me, names)
+    return now["sentence"]
 
 
 # -- the remote's controls -----------------------------------------------------------------------
 
 
-def trade_offers(state: dict, pid: str) -> dict:
-    """The open trade offers: to this player, from them, and between the others."""
+def trade_offers(state: dict, pid: str, may: May | None) -> dict:
+    """The open trade offers: to this player, from them, and between the others; each with why
+    this player may not answer (or withdraw) it now, when the core says so."""
     out: dict[str, list] = {"incoming": [], "outgoing": [], "others": []}
     for o in state["pending"].get("trade_offers", []):
         item = {
             "id": o["id"],
             "summary": trade_summary(state, o["from"], o["to"], offer_args(o)),
+            "accept_why": may and may.why("accept_trade", offer=o["id"]),
+            "decline_why": may and may.why("decline_trade", offer=o["id"]),
         }
         if o["to"] == pid:
             out["incoming"].append(item)
@@ -132,35 +115,37 @@ def trade_offers(state: dict, pid: str) -> dict:
     return out
 
 
-def _my_auction(state: dict, me: dict) -> dict | None:
-    """The open auction as this player bids in it: quick raises never above their cash."""
+def _my_auction(state: dict, me: dict, may: May) -> dict | None:
+    """The open auction as this player bids in it: the quick raises the core allows them (never
+    above their cash), or why they may not bid."""
     a = state["pending"]["auction"]
     if not a:
         return None
     names = player_names(state)
-    mine = next((b for b in choices.bidders(state) if b["id"] == me["id"]), None)
+    mine = next((b for b in choices.bidders(state, may) if b["id"] == me["id"]), None)
+    why = to_you(mine["why"], me["name"]) if mine else may.why("bid", player=me["id"])
     item = a["item"]
     return {
         "what": DEEDS[item].name if item in DEEDS else f"one {item}",
         "high_bid": a["high_bid"],
         "high_bidder": names.get(a["high_bidder"]),
         "leading": a["high_bidder"] == me["id"],
-        "why": to_you(mine["why"], me["name"]) if mine else None,
-        "can_bid": mine is not None and me["cash"] > a["high_bid"],
-        "raises": [r for r in (mine["raises"] if mine else []) if r["amount"] <= me["cash"]],
+        "why": why,
+        "can_bid": why is None,
+        "raises": mine["raises"] if mine else [],
         "cash": me["cash"],
     }
 
 
-def _my_jail(state: dict, pid: str) -> dict | None:
-    jail = choices.jail_choices(state)
-    if jail is None or jail["player"]["id"] != pid:
+def _my_jail(state: dict, me: dict, may: May) -> dict | None:
+    jail = choices.jail_choices(state, may)
+    if jail is None or jail["player"]["id"] != me["id"]:
         return None
-    return jail
+    return {**jail, "fine_why": to_you(jail["fine_why"], me["name"])}
 
 
-def _my_debt(state: dict, me: dict) -> dict | None:
-    debt = choices.debt(state)
+def _my_debt(state: dict, me: dict, may: May) -> dict | None:
+    debt = choices.debt(state, may)
     if debt is None or debt["debtor"] != me["id"]:
         return None
     return {**debt, "groups": yours(debt["groups"], me["name"])}
@@ -182,22 +167,35 @@ def yours(groups: list[dict], name: str) -> list[dict]:
 
 
 def controls(state: dict, me: dict) -> dict:
-    """What this player may press now (only their own things); empty unless players act."""
+    """What this player may press now (only their own things), each button from the core's
+    answer for their seat (banker.web.common.may); nothing unless players act."""
     acts = bool(state["options"].get("players_act", True))
     live = acts and state["status"] == "playing" and not me["eliminated"]
+    may = May(state, me["id"])
     offer = state["pending"]["offer"]
+    mine = live and offer and offer["player"] == me["id"]
+    trading = acts and state["status"] in ("setup", "playing") and not me["eliminated"]
     return {
         "acts": acts,
         "live": live,
         # The trade form is not live: it shows before the start too, fetched fresh when opened.
-        "trading": acts and state["status"] in ("setup", "playing") and not me["eliminated"],
-        "offer": offer if live and offer and offer["player"] == me["id"] else None,
+        "trading": trading,
+        # Why an offer may not be made now (the deadline's cutoff…): the link is then disabled.
+        "trade_why": to_you(may.why("propose_trade"), me["name"]) if live else None,
+        "offer": offer if mine else None,
         "offer_deed": DEEDS[offer["property"]].name if offer else None,
-        "auction": _my_auction(state, me) if live else None,
-        "jail": _my_jail(state, me["id"]) if live else None,
-        "debt": _my_debt(state, me) if live else None,
-        "holdings": yours(holdings_of(state, me["id"]), me["name"]),
-        "trades": trade_offers(state, me["id"]),
+        "buy_why": to_you(may.why("buy"), me["name"]) if mine else None,
+        "auction_why": to_you(may.why("auction"), me["name"]) if mine else None,
+        "auction": _my_auction(state, me, may) if live else None,
+        "jail": _my_jail(state, me, may) if live else None,
+        "debt": _my_debt(state, me, may) if live else None,
+        "holdings": yours(holdings_of(state, me["id"], may=may), me["name"]),
+        "trades": trade_offers(state, me["id"], may if live else None),
+        "claim_whys": {
+            c["id"]: to_you(may.why("claim_rent", claim=c["id"]), me["name"])
+            for c in state["pending"]["rent_claims"]
+            if c["owner"] == me["id"]
+        },
     }
 
 
@@ -221,6 +219,7 @@ def compose_view(state: dict, pid: str, args) -> dict | None:
     )
     chosen["to"] = trade["to"]
     why = deal_refusal(state, chosen, "propose_trade", pid)  # the Offer button's, if refused
+    why = to_you(why, me["name"])
     return {**trade, "others": others, "picked": picked, "why": why}
 
 
@@ -281,6 +280,23 @@ def _me(internal: dict, state: dict, player_id: str) -> dict:
     }
 
 
+def _my_claims(state: dict, player_id: str, whys: dict) -> list[dict]:
+    """The rent this player may ask for (a claim whose deed was mortgaged or sold since is gone:
+    the core's askable_claims), each with why it may not be asked now, when the core says so."""
+    names = player_names(state)
+    return [
+        {
+            "id": c["id"],
+            "why": whys.get(c["id"]),
+            "payer": names[c["payer"]],
+            "amount": money(c["amount"]),
+            "property": DEEDS[c["property"]].name,
+        }
+        for c in askable_claims(state)
+        if c["owner"] == player_id
+    ]
+
+
 def player_view(token: str, game_id: str, player_id: str, args=None, kept: Kept = NOTHING) -> dict:
     """Everything a player's page shows, computed from the game's current state.
 
@@ -293,16 +309,7 @@ def player_view(token: str, game_id: str, player_id: str, args=None, kept: Kept 
     names = player_names(seen)
     me_state = state_player(internal, player_id)
     private_cash = bool(seen["options"].get("private_cash"))
-    claims = [
-        {
-            "id": c["id"],
-            "payer": names[c["payer"]],
-            "amount": money(c["amount"]),
-            "property": DEEDS[c["property"]].name,
-        }
-        for c in askable_claims(internal)  # one mortgaged or sold since is gone (the core's rule)
-        if c["owner"] == player_id
-    ]
+    remote = controls(internal, me_state)
     others = [
         {
             "id": p["id"],
@@ -328,14 +335,14 @@ def player_view(token: str, game_id: str, player_id: str, args=None, kept: Kept 
         "status_line": status_line(internal, me_state),
         "phase_said": final_round_said(internal),  # the deadline's final round, until scored
         "ending": _ending(internal, names),
-        "claims": claims,
+        "claims": _my_claims(internal, player_id, remote["claim_whys"]),
         # A fresh key per rendering: a double tap repeats the answer, a later claim (say, the
         # same claim opened again by an undo) is a new command.
         "claim_key": secrets.token_urlsafe(12),
         "others": others,
         "private_cash": private_cash,
         "events": store.recent_events(game_id, LATEST_EVENTS, player_id),
-        "remote": controls(internal, me_state),
+        "remote": remote,
         "compose": compose_view(internal, player_id, args if args is not None else MultiDict()),
         "compose_open": bool(args and args.get("to")),
         "kept": kept,

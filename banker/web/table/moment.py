@@ -1,6 +1,6 @@
-"""What the Banker's table must say at this moment: who acts now, the cards as printed, what
-an auction still holds, whether a building auction is due, what a bankruptcy hands over, and
-the history grouped by turn.
+"""What the Banker's table must say at this moment: who acts now (the core's to_act), the cards
+as printed, what an auction still holds, whether a building auction is due, what a bankruptcy
+hands over, and the history grouped by turn.
 
 Read from the state with the core's own functions; no rule is decided here.
 """
@@ -9,77 +9,72 @@ from __future__ import annotations
 
 import re
 
-from banker.rules import building_refusal_anywhere, building_value
+from banker.rules import building_refusal_anywhere, building_value, phase, to_act
 from banker.rules.board import CARDS, COLOR_GROUPS, DECK_NAMES, DEED_IDS, DEEDS, GROUPS, JAIL_CARD
+from banker.web.common.may import May
 from banker.web.common.present import counted, listing, money, player_names, state_player
 
 
-def _trade_offers(state: dict) -> list[dict]:
-    return state["pending"].get("trade_offers") or []
-
-
 def final_claims_wait(state: dict) -> bool:
-    """The agreed deadline's final round is over and only rent claims keep the game open."""
-    p = state["pending"]
-    return (
-        state["status"] == "playing"
-        and bool(p.get("final_round"))
-        and state["turn"]["player"] is None
-        and bool(p["rent_claims"])
-    )
+    """The agreed deadline's final round is over and only rent claims keep the game open (the
+    core's phase)."""
+    return phase(state) == "claims_wait" and bool(state["pending"]["rent_claims"])
+
+
+def _heading(state: dict, item: dict, names: dict[str, str]) -> str:
+    """The Banker's short heading for what holds the game now (an item of rules.to_act)."""
+    p, kind = state["pending"], item["kind"]
+    if kind == "debt":
+        d = p["debt"]
+        to = "the Bank" if d["creditor"] is None else names[d["creditor"]]
+        return f"{names[d['debtor']]} must pay {money(d['amount'])} to {to}"
+    if kind == "offer":
+        deed = DEEDS[p["offer"]["property"]].name
+        return f"{names[p['offer']['player']]} decides: buy {deed} or auction it"
+    if kind == "auction":
+        what = p["auction"]["item"]
+        return f"Auction of {DEEDS[what].name if what in DEEDS else 'a ' + what}: everyone may bid"
+    if kind == "card":
+        return f"{names[p['card']['player']]} draws a {DECK_NAMES[p['card']['deck']]} card"
+    if kind == "dice":
+        deed = DEEDS[p["dice"]["property"]].name
+        return f"{names[p['dice']['player']]} rolls for the rent on {deed}"
+    if kind == "trade_offer":
+        o = next(o for o in p["trade_offers"] if o["id"] == item["offer"])
+        return f"{names[o['to']]} answers {names[o['from']]}’s trade offer"
+    if kind == "roll":
+        who, roller = state["turn"]["player"], state["turn"]["roller"]
+        extra = f" ({roller} rolls)" if roller and roller != names[who] else ""
+        return f"{names[who]}’s turn{extra}"
+    return item["sentence"].rstrip(".")  # the final round's end, its claims
 
 
 def acting(state: dict) -> dict:
-    """The heading: who must act now and on what, then whose roll comes next.
+    """The heading: who must act now and on what, then what comes next, from the core's one
+    answer (rules.to_act: never a roll that will not come), in the Banker's short words.
 
-    {"who": player id or None (everyone), "text": the heading, "next": a line or None}.
+    {"who": [player id, …] (who must act now), "text": the heading, "next": a line or None}.
     """
-    names = player_names(state)
-    p, t = state["pending"], state["turn"]
     status = state["status"]
     if status == "setup":
-        return {"who": None, "text": "Who won the opening roll?", "next": None}
+        return {"who": [], "text": "Who won the opening roll?", "next": None}
     if status == "finished":
-        return {"who": None, "text": "Game over", "next": None}
+        return {"who": [], "text": "Game over", "next": None}
     if status == "unfinished":
-        return {"who": None, "text": "Game stopped, unfinished", "next": None}
-    who, text = None, None
-    if p["debt"]:
-        d = p["debt"]
-        who = d["debtor"]
-        to = "the Bank" if d["creditor"] is None else names[d["creditor"]]
-        text = f"{names[who]} must pay {money(d['amount'])} to {to}"
-    elif p["offer"]:
-        who = p["offer"]["player"]
-        text = f"{names[who]} decides: buy {DEEDS[p['offer']['property']].name} or auction it"
-    elif p["auction"]:
-        item = p["auction"]["item"]
-        what = DEEDS[item].name if item in DEEDS else f"a {item}"
-        text = f"Auction of {what}: everyone may bid"
-    elif p["card"]:
-        who = p["card"]["player"]
-        text = f"{names[who]} draws a {DECK_NAMES[p['card']['deck']]} card"
-    elif p["dice"]:
-        who = p["dice"]["player"]
-        text = f"{names[who]} rolls for the rent on {DEEDS[p['dice']['property']].name}"
-    elif _trade_offers(state):
-        o = _trade_offers(state)[0]
-        who = o["to"]
-        text = f"{names[who]} answers {names[o['from']]}’s trade offer"
-    elif final_claims_wait(state):
-        text = "Final round over: waiting for rent claims"
-    if text is None:
-        who = t["player"]
-        roller = t.get("roller")
-        text = f"{names[who]}’s turn"
-        if roller and roller != names[who]:
-            text += f" ({roller} rolls)"
-        return {"who": who, "text": text, "next": None}
+        return {"who": [], "text": "Game stopped, unfinished", "next": None}
+    said = to_act(state)
+    now, then = said["now"], said["then"]
+    names = player_names(state)
+    text = _heading(state, now, names) if now else said["sentence"]
     nxt = None
-    if t["player"]:
-        again = " again" if t["player"] == who and t["doubles"] else ""
-        nxt = f"Then {t.get('roller') or names[t['player']]} rolls{again}."
-    return {"who": who, "text": text, "next": nxt}
+    if then and now is not then:
+        if then["kind"] == "roll":
+            t = state["turn"]
+            again = " again" if t["doubles"] and t["player"] in said["who"] else ""
+            nxt = f"Then {t['roller'] or names[t['player']]} rolls{again}."
+        else:
+            nxt = then["sentence"]
+    return {"who": said["who"], "text": text, "next": nxt}
 
 
 # -- cards as printed ---------------------------------------------------------------------
@@ -117,9 +112,10 @@ def _sort_key(effect: dict) -> tuple:
     )
 
 
-def card_groups(state: dict, deck: str, held: bool) -> list[dict]:
+def card_groups(state: dict, deck: str, held: bool, may: May) -> list[dict]:
     """The deck's cards grouped as a Banker scans them (Move, Collect, Pay, Jail), each card
-    with its lead line and instruction; a Get Out of Jail Free card someone holds is left out."""
+    with its lead line and instruction, and why it may not be recorded now when the core says
+    so; a Get Out of Jail Free card someone holds is left out."""
     groups = []
     for title, kinds in _KINDS:
         cards = [
@@ -133,7 +129,12 @@ def card_groups(state: dict, deck: str, held: bool) -> list[dict]:
                 {
                     "title": title,
                     "cards": [
-                        {"id": c.id, "lead": card_parts(c.text)[0], "rest": card_parts(c.text)[1]}
+                        {
+                            "id": c.id,
+                            "lead": card_parts(c.text)[0],
+                            "rest": card_parts(c.text)[1],
+                            "why": may.why("draw_card", deck=deck, card=c.id),
+                        }
                         for c in cards
                     ],
                 }

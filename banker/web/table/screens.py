@@ -18,13 +18,14 @@ from flask import abort, jsonify, make_response, redirect, render_template, requ
 from htmx_flask import make_response as htmx_response
 from werkzeug.datastructures import MultiDict
 
-from banker.rules import DomainError, card_holder, public_state, undo_refusal
+from banker.rules import DomainError, card_holder, public_state
 from banker.rules.board import DECK_NAMES, DEEDS
 from banker.store import DiskFull, GameNotFound, KeyReused, VersionConflict
 from banker.web.common import board_picture, choices, forms
 from banker.web.common.errors import error_response
 from banker.web.common.guards import wants_fragment
 from banker.web.common.kept import NOTHING, Kept
+from banker.web.common.may import May
 from banker.web.common.present import final_round_said, money, player_names, players
 from banker.web.common.seats import banker_state, banker_token_given, sentence_cookie, url_token
 from banker.web.common.store import get_store
@@ -91,7 +92,8 @@ def _context(game_id: str, screen: str, args, flash: dict | None = None, said: s
     internal = store.state(game_id)
     state = public_state(internal)
     name, _, pid = screen.partition(":")
-    now = moment.acting(state)
+    now = moment.acting(internal)
+    may = May(internal, "banker")  # every button: the core's answer for the Banker
     context = {
         "game_id": game_id,
         "state": state,
@@ -100,10 +102,11 @@ def _context(game_id: str, screen: str, args, flash: dict | None = None, said: s
         "flash": flash,
         "said": said,
         "now": now,
-        "players": [{**p, "acting": p["id"] == now["who"]} for p in players(state)],
+        "players": [{**p, "acting": p["id"] in now["who"]} for p in players(state)],
+        "may": may,
         "names": player_names(state),
         "money": money,
-        "can_undo": undo_refusal(internal) is None,
+        "can_undo": may.allowed("undo"),
         "undo_text": internal["_undo"][-1]["text"] if internal["_undo"] else None,
         "fragment": f"table/_{name}.html",
         "winner_names": [player_names(state)[w] for w in state["winners"]],
@@ -117,7 +120,7 @@ def _context(game_id: str, screen: str, args, flash: dict | None = None, said: s
     elif name == "player":
         if pid not in context["names"]:
             abort(404)
-        context["sheet"] = presenters.sheet(internal, pid)
+        context["sheet"] = presenters.sheet(internal, pid, may)
     elif name == "trade":
         trade = context["trade"] = trade_view(internal, args)
         chosen = MultiDict(args)
@@ -143,11 +146,12 @@ def _table_context(context: dict, store, internal: dict, state: dict, args) -> N
     d1 = args.get("d1") if args.get("d1") in {"1", "2", "3", "4", "5", "6"} else None
     if d1 and args.get("pad", pad_key(state)) != pad_key(state):
         d1 = None  # the roll it belonged to is over
+    may = context["may"]
     context.update(
         blocking=presenters.blocking(state),
-        claims=presenters.claims(state),
-        debt=choices.debt(internal),
-        jail=choices.jail_choices(state),
+        claims=presenters.claims(state, may),
+        debt=choices.debt(internal, may),
+        jail=choices.jail_choices(internal, may),
         d1=d1,
         pad=pad_key(state),
         join_players=store.players(context["game_id"]),
@@ -162,13 +166,13 @@ def _table_context(context: dict, store, internal: dict, state: dict, args) -> N
         item = pending["auction"]["item"]
         context["auction_name"] = DEEDS[item].name if item in DEEDS else f"one {item}"
         context["auction_price"] = DEEDS[item].price if item in DEEDS else None
-        context["bidders"] = choices.bidders(internal)
-        context["placements"] = presenters.placements(internal)
+        context["bidders"] = choices.bidders(internal, may)
+        context["placements"] = presenters.placements(internal, may)
         context["queue_text"] = moment.auction_queue_text(state)
     if pending["card"]:
         deck = pending["card"]["deck"]
         held = card_holder(internal, deck) is not None
-        context["card_groups"] = moment.card_groups(internal, deck, held)
+        context["card_groups"] = moment.card_groups(internal, deck, held, may)
         context["deck_name"] = DECK_NAMES[deck]
     if pending["dice"]:
         context["utility_name"] = DEEDS[pending["dice"]["property"]].name
