@@ -160,6 +160,9 @@ class Seat:
                 if self.kind == "banker":
                     target.scroll_into_view_if_needed()
                     box = target.bounding_box()
+                    if box is None:  # replaced just now by a live update: find it again
+                        self.page.wait_for_timeout(50)
+                        continue
                     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
                     t, lx, ly = self.last_tap
                     wait = GUARD_S - (time.monotonic() - t)
@@ -170,6 +173,8 @@ class Seat:
             except PlaywrightError as e:
                 if "not attached" not in str(e) or attempt == 2:
                     raise
+        else:
+            raise AssertionError(f"{self.who}: {target} kept being replaced")
         self.last_tap = (time.monotonic(), x, y)
 
     def tap(self, name: str | None = None, css: str | None = None, exact: bool = True) -> None:

@@ -275,12 +275,13 @@ class Play:
 
     # -- aiming ------------------------------------------------------------------------------
 
-    def reachable(self, pid: str, wanted) -> int | None:
-        """A space 3 to 11 steps ahead of `pid` for which wanted(index) holds, or None."""
+    def reachable(self, pid: str, wanted, past_go: bool = True) -> int | None:
+        """A space 3 to 11 steps ahead of `pid` for which wanted(index) holds (not past GO,
+        which pays 200, unless `past_go`), or None."""
         position = self.player(pid)["position"]
         for steps in range(3, 12):
             index = (position + steps) % 40
-            if wanted(index):
+            if (past_go or index > position) and wanted(index):
                 return index
         return None
 

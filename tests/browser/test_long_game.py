@@ -66,15 +66,21 @@ def a_debt_raised_by_mortgaging(play: Play, pid: str) -> None:
 
 
 def a_bankruptcy(play: Play, pid: str, wanted) -> None:
-    """`pid`, with next to nothing (the Banker's correction), rolls onto a space `wanted`
-    accepts and cannot pay: the Banker declares them bankrupt."""
+    """`pid`, their deeds mortgaged (from their phone) and next to no cash left (the Banker's
+    correction), rolls onto a space `wanted` accepts and cannot pay: the Banker declares them
+    bankrupt."""
     for _ in range(12):
         play.until_turn_of(pid)
-        target = play.reachable(pid, wanted)
+        target = play.reachable(pid, wanted, past_go=False)
         if target is not None:
+            for d, st in play.state["properties"].items():  # what they have, mortgaged first
+                if st["owner"] == pid and not st["mortgaged"]:
+                    play.mortgage(pid, d)
             play.correct_cash(pid, 5)
             play.turn(to=target)
-            assert play.player(pid)["eliminated"], play.state["pending"]
+            said = [e["text"] for e in play.phones.live_server.store.recent_events(
+                play.phones.game_id, 8)]  # fmt: skip
+            assert play.player(pid)["eliminated"], (play.player(pid), said)
             return
         play.turn()
     raise AssertionError(f"{pid} never reached a space to go bankrupt on")
@@ -105,11 +111,8 @@ def test_a_long_game_at_a_table_of_phones(live_server, browser, new_api_game, tm
             play.turn()
         owners = {"p1", "p2", "p3"}
         a_bankruptcy(play, "p4", play.rent_over(5, owners))  # Dan: all he has goes to the owner
-        for d, st in play.state["properties"].items():  # Cat mortgages what she has
-            if st["owner"] == "p3" and not st["mortgaged"] and not st["houses"]:
-                play.mortgage("p3", d)
         a_bankruptcy(play, "p3", lambda i: i in (4, 38))  # Cat, to the Bank: a tax
-        while play.rolls < 58:
+        while play.rolls < 60:
             play.turn()
         play.until_turn_of("p1")
         play.call_time()
