@@ -207,14 +207,12 @@ def test_a_whole_game_is_recorded_by_taps_on_a_phone(live_server, phone, check_s
 
     # -- a correction, then a debt settled by a mortgage ------------------------------------------
     b.go("History")
-    page.get_by_text("Corrections").tap()
-    adjust = page.locator("form", has=page.get_by_role("heading", name="Correct cash"))
-    adjust.get_by_label("Player").select_option(label="Cat")
-    adjust.get_by_label("Give or take").select_option(label="Take to the Bank")
+    adjust = page.locator(".correction-form")  # in view on History: player, amount, reason
+    adjust.get_by_role("radio", name="Cat").check()
     adjust.get_by_label("Amount").fill("1296")
     adjust.get_by_label("Reason").fill("Cat paid for a deed twice")
     check_screen(page, "10-history")
-    b.tap("Correct cash")
+    b.tap("Take to the Bank")
     b.said("The Banker took 1296 from Cat to correct a mistake: Cat paid for a deed twice.")
     b.go("Table")
     b.roll(4, 5)
@@ -230,13 +228,11 @@ def test_a_whole_game_is_recorded_by_taps_on_a_phone(live_server, phone, check_s
     b.roll(1, 2)
     expect(page.locator(".strip")).to_contain_text("In Jail · tried 0")
     b.go("History")
-    page.get_by_text("Corrections").tap()
-    adjust = page.locator("form", has=page.get_by_role("heading", name="Correct cash"))
-    adjust.get_by_label("Player").select_option(label="Bob")
-    adjust.get_by_label("Give or take").select_option(label="Take to the Bank")
+    adjust = page.locator(".correction-form")  # in view on History: player, amount, reason
+    adjust.get_by_role("radio", name="Bob").check()
     adjust.get_by_label("Amount").fill("1100")
     adjust.get_by_label("Reason").fill("Bob's change was counted wrong")
-    b.tap("Correct cash")
+    b.tap("Take to the Bank")
     b.go("Table")
     b.roll(1, 1)
     b.tap("Claim 450 from Bob")
@@ -252,10 +248,11 @@ def test_a_whole_game_is_recorded_by_taps_on_a_phone(live_server, phone, check_s
     expect(page.locator(".strip li.out")).to_contain_text("Bob")
     assert b.cash() == {"Ann": 1114, "Bob": 0, "Cat": 65}
 
-    # -- a refusal is said next to its control; then undo ------------------------------------------
+    # -- a control the core would refuse says why; then undo -------------------------------------
     b.roll(2, 3)
-    b.tap("Buy for 260", changes=False)
-    expect(page.locator("#error-offer")).to_have_text(
+    # The core would refuse it: the button is disabled, with the core's sentence under it.
+    expect(b.button("Buy for 260")).to_be_disabled()
+    expect(page.locator("#why-buy")).to_have_text(
         "Cat has 65 and Ventnor Avenue costs 260: raise the cash or put it up for auction."
     )
     check_screen(page, "13-refused")

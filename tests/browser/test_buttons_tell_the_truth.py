@@ -22,6 +22,8 @@ def test_offer_a_trade_leaves_a_players_page_once_they_are_out(live_server, phon
     created = new_api_game(["Ann", "Bob", "Cat"])
     g = played(live_server, created)
     g.start("p1")
+    g.deeds_by_rolls(("oriental-avenue", "p2"))  # something to trade
+    g.pass_to("p1")
     ann = _phone(phone, created, "p1")
     expect(ann.get_by_role("link", name="Offer a trade")).to_be_visible()
     g.adjust_to("p1", 10)
@@ -36,6 +38,8 @@ def test_offer_a_trade_leaves_every_phone_once_the_game_is_over(live_server, pho
     created = new_api_game(["Ann", "Bob"])
     g = played(live_server, created)
     g.start("p1")
+    g.deeds_by_rolls(("oriental-avenue", "p2"))  # something to trade
+    g.pass_to("p1")
     bob = _phone(phone, created, "p2")
     expect(bob.get_by_role("link", name="Offer a trade")).to_be_visible()
     g.adjust_to("p1", 10)

@@ -106,7 +106,9 @@ def test_a_live_update_never_replaces_a_correction_being_typed(live_server, phon
 @pytest.mark.parametrize("seat", ["banker", "player"])
 def test_a_trades_summary_follows_the_cash_as_it_is_typed(live_server, phone, new_api_game, seat):
     created = new_api_game(["Ann", "Bob"])
-    played(live_server, created).start("p1")
+    g = played(live_server, created)
+    g.start("p1")
+    g.deeds_by_rolls(("baltic-avenue", "p1"))  # something to trade
     if seat == "banker":
         page = _banker(phone, created)
         page.get_by_role("link", name="Trade").tap()

@@ -163,6 +163,8 @@ def players(state: dict, viewer: str = "banker") -> list[dict]:
     """Everyone with seat, cash (None when hidden from this viewer), where, deeds, turn."""
     private = bool(state["options"].get("private_cash"))
     tags = initials(state)
+    then = to_act(state)["then"] if state["status"] == "playing" else None
+    rolls_next = then["who"] if then and then["kind"] == "roll" else []  # never a roll to come
     out = []
     for i, p in enumerate(state["players"]):
         mine = [prop for prop, st in state["properties"].items() if st["owner"] == p["id"]]
@@ -181,7 +183,7 @@ def players(state: dict, viewer: str = "banker") -> list[dict]:
                 "eliminated": p["eliminated"],
                 "deeds": len(mine),
                 "jail_cards": len(p["jail_cards"]),
-                "is_turn": p["id"] == state["turn"]["player"],
+                "is_turn": p["id"] in rolls_next,
             }
         )
     return out

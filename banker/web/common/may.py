@@ -34,14 +34,14 @@ class May:
             t for t in entry["targets"] if all(t["command"].get(k) == v for k, v in fields.items())
         ]
 
-    def target(self, kind: str, **fields) -> dict | None:
+    def target(self, kind: str, /, **fields) -> dict | None:
         """The first allowed target of `kind` holding `fields`, or None."""
         return next((t for t in self._targets(kind, fields) if t["allowed"]), None)
 
-    def allowed(self, kind: str, **fields) -> bool:
+    def allowed(self, kind: str, /, **fields) -> bool:
         return self.target(kind, **fields) is not None
 
-    def why(self, kind: str, **fields) -> str | None:
+    def why(self, kind: str, /, **fields) -> str | None:
         """None when `kind` (with `fields`) may be sent now, else the sentence why not."""
         targets = self._targets(kind, fields)
         if any(t["allowed"] for t in targets):
@@ -49,7 +49,7 @@ class May:
         said = next((t["why"] for t in targets if t["why"]), None)
         return said or (self._actions.get(kind) or {}).get("why") or NO_TARGET
 
-    def free(self, kind: str, **fields) -> dict:
+    def free(self, kind: str, /, **fields) -> dict:
         """What a person types for an allowed target ({field: {"min", "max"}}), or {}."""
         target = self.target(kind, **fields)
         return target["free"] if target else {}

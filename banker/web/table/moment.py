@@ -53,18 +53,20 @@ def acting(state: dict) -> dict:
     """The heading: who must act now and on what, then what comes next, from the core's one
     answer (rules.to_act: never a roll that will not come), in the Banker's short words.
 
-    {"who": [player id, …] (who must act now), "text": the heading, "next": a line or None}.
+    {"who": [player id, …] (who must act now), "text": the heading, "next": a line or None,
+     "rolls_next": [the player whose roll comes next] or [] when no roll will come}.
     """
     status = state["status"]
     if status == "setup":
-        return {"who": [], "text": "Who won the opening roll?", "next": None}
+        return {"who": [], "text": "Who won the opening roll?", "next": None, "rolls_next": []}
     if status == "finished":
-        return {"who": [], "text": "Game over", "next": None}
+        return {"who": [], "text": "Game over", "next": None, "rolls_next": []}
     if status == "unfinished":
-        return {"who": [], "text": "Game stopped, unfinished", "next": None}
+        return {"who": [], "text": "Game stopped, unfinished", "next": None, "rolls_next": []}
     said = to_act(state)
     now, then = said["now"], said["then"]
     names = player_names(state)
+    rolls_next = then["who"] if then and then["kind"] == "roll" else []
     text = _heading(state, now, names) if now else said["sentence"]
     nxt = None
     if then and now is not then:
@@ -74,7 +76,7 @@ def acting(state: dict) -> dict:
             nxt = f"Then {t['roller'] or names[t['player']]} rolls{again}."
         else:
             nxt = then["sentence"]
-    return {"who": said["who"], "text": text, "next": nxt}
+    return {"who": said["who"], "text": text, "next": nxt, "rolls_next": rolls_next}
 
 
 # -- cards as printed ---------------------------------------------------------------------

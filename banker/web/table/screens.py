@@ -102,7 +102,10 @@ def _context(game_id: str, screen: str, args, flash: dict | None = None, said: s
         "flash": flash,
         "said": said,
         "now": now,
-        "players": [{**p, "acting": p["id"] in now["who"]} for p in players(state)],
+        "players": [
+            {**p, "acting": p["id"] in now["who"], "is_turn": p["id"] in now["rolls_next"]}
+            for p in players(state)
+        ],
         "may": may,
         "names": player_names(state),
         "money": money,
