@@ -47,3 +47,65 @@ def test_offer_a_trade_leaves_every_phone_once_the_game_is_over(live_server, pho
     g.do(type="bankrupt", player="p1")  # Bob wins
     expect(bob.locator("#standings")).to_be_visible(timeout=3000)
     expect(bob.get_by_role("link", name="Offer a trade")).to_have_count(0)
+
+
+def _seen_button(page, name: str):
+    return page.get_by_role("button", name=name, exact=True)
+
+
+def test_build_and_lift_are_disabled_with_the_reason_during_a_debt(
+    live_server, phone, new_api_game
+):
+    created = new_api_game(["Ann", "Bob"])
+    g = played(live_server, created)
+    g.start("p1")
+    g.deeds_by_rolls(
+        ("mediterranean-avenue", "p1"), ("baltic-avenue", "p1"), ("reading-railroad", "p1")
+    )
+    g.do(type="mortgage", property="reading-railroad")
+    g.pass_to("p2")
+    g.adjust_to("p2", 10)
+    g.land("p2", 4)  # Income Tax: Bob owes the Bank 200
+    assert g.pending["debt"]["debtor"] == "p2"
+    ann = _phone(phone, created, "p1")
+    banker = phone.new_page()
+    banker.goto(created["banker_url"])
+    banker.goto(banker.url + "/players/p1")
+    for page in (ann, banker):
+        build = page.get_by_role("button", name="Build house 50 on Baltic Avenue")
+        lift = page.get_by_role("button", name="Lift 110 on Reading Railroad")
+        expect(build).to_be_disabled()
+        expect(lift).to_be_disabled()
+        expect(page.locator("#why-baltic-avenue-build")).to_contain_text(
+            "settle that debt first"
+        )
+    screenshot(ann, "buttons-debt-ann")
+
+
+def test_after_the_cutoff_only_the_debtor_may_raise_cash_and_their_phone_offers_how(
+    live_server, phone, new_api_game
+):
+    created = new_api_game(["Ann", "Bob"], options={"deadline": True})
+    g = played(live_server, created)
+    g.start("p1")
+    g.roll("p1", 2, 4)  # Ann: Oriental Avenue
+    g.do(type="buy")
+    g.roll("p2", 1, 2)  # Bob: Baltic Avenue
+    g.do(type="buy")
+    g.roll("p1", 1, 2)  # Ann: Connecticut Avenue
+    g.do(type="buy")
+    g.do(type="call_time")  # Bob's roll is the last of the final round
+    g.adjust_to("p2", 2)
+    g.roll("p2", 1, 2)  # Bob on Ann's Oriental Avenue: her claim outlives the round
+    g.claim(token=created["players"][0]["token"])  # Bob cannot pay the 6: a debt
+    assert g.pending["debt"]["debtor"] == "p2" and g.state["turn"]["player"] is None
+    bob, ann = _phone(phone, created, "p2"), _phone(phone, created, "p1")
+    # The debtor's own phone: what settles the debt.
+    expect(bob.get_by_role("button", name="Mortgage +30 on Baltic Avenue").first).to_be_enabled()
+    expect(bob.get_by_role("link", name="Offer a trade to raise the cash")).to_be_visible()
+    # Another phone: nothing the cutoff forbids.
+    mortgage = ann.get_by_role("button", name="Mortgage +50 on Oriental Avenue")
+    expect(mortgage).to_be_disabled()
+    expect(ann.locator("#why-oriental-avenue-mortgage")).to_contain_text("final round is over")
+    screenshot(bob, "buttons-cutoff-debtor")
+    screenshot(ann, "buttons-cutoff-other")
