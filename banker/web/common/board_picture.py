@@ -7,7 +7,7 @@ light or dark, gets a shade with enough contrast; the hues are those of the Bank
 
 from __future__ import annotations
 
-from banker.rules import building_value
+from banker.rules import askable_claims, building_refusal_anywhere, building_value, phase_sentence
 from banker.rules.board import DECK_NAMES, DEEDS, GROUP_NAMES, GROUPS, JAIL, SPACES
 from banker.web.common.present import deed_facts, money, rent_text
 from banker.web.common.present import where as present_where
@@ -35,6 +35,19 @@ _BREAKS = {
 }
 # Spaces whose printed name is two things at once, or too long for a corner.
 _PRINTED = {JAIL: "In Jail / Just Visiting"}
+# The big screen's tiles: each name shortened as a printed board shortens it ("Medit. Ave."),
+# so that it stands on one line of a side tile, or two of a top or bottom tile, at the
+# screen's smallest type (20 CSS px at 1366x768). The full name is read out beside it.
+SHORT_NAMES = (
+    "GO", "Medit. Ave.", "Comm. Chest", "Baltic Ave.", "Income Tax", "Reading R.R.",
+    "Oriental Ave.", "Chance", "Vermont Ave.", "Conn. Ave.",
+    "Jail", "St. Charles Pl.", "Electric Co.", "States Ave.", "Virginia Ave.", "Penn. R.R.",
+    "St. James Pl.", "Comm. Chest", "Tenn. Ave.", "New York Ave.",
+    "Free Parking", "Kentucky Ave.", "Chance", "Indiana Ave.", "Illinois Ave.", "B.&O. R.R.",
+    "Atlantic Ave.", "Ventnor Ave.", "Water Works", "Marvin Gdns.",
+    "Go to Jail", "Pacific Ave.", "N. Car. Ave.", "Comm. Chest", "Penn. Ave.", "Short Line",
+    "Chance", "Park Place", "Luxury Tax", "Boardwalk",
+)  # fmt: skip
 
 
 def breakable(name: str) -> str:
@@ -135,6 +148,7 @@ def spaces(state: dict) -> list[dict]:
             "index": sp.index,
             "name": name,
             "label": breakable(name),
+            "short": SHORT_NAMES[sp.index],
             "kind": sp.kind,
             "side": _side(sp.index),
             "tokens": [t for t in tokens if not t["in_jail"]],
@@ -191,22 +205,119 @@ def _item_name(item: str) -> str:
     return DEEDS[item].name if item in DEEDS else f"a {item}"
 
 
+def _bidders(state: dict, item: str) -> list[str]:
+    """Who may bid: everyone still in for a deed; for a house or a hotel, those who have a
+    street where it could legally go."""
+    alive = [p["id"] for p in state["players"] if not p["eliminated"]]
+    if item in DEEDS:
+        return alive
+    return [pid for pid in alive if building_refusal_anywhere(state, pid, item) is None]
+
+
+def _and(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _pending_actor(state: dict, names: dict[str, str]) -> tuple[list[str], str] | None:
+    """Who must act on what is pending, and the sentence, or None when nothing is."""
+    pending = state["pending"]
+    if pending["debt"]:
+        d = pending["debt"]
+        creditor = names.get(d["creditor"], "the Bank")
+        text = f"{names[d['debtor']]} owes {creditor} {money(d['amount'])}: raise the cash, or "
+        return [d["debtor"]], text + "go bankrupt."
+    if pending["offer"]:
+        o = pending["offer"]
+        text = f"{names[o['player']]} may buy {DEEDS[o['property']].name} for {money(o['price'])}"
+        return [o["player"]], text + ", or put it up for auction."
+    if pending["auction"]:
+        item = pending["auction"]["item"]
+        who = _bidders(state, item)
+        if item in DEEDS:
+            return who, f"Auction of {DEEDS[item].name}: everyone may bid."
+        bidders = _and([names[p] for p in who]) if who else "nobody"
+        return who, f"Auction of one {item} from the Bank: {bidders} may bid."
+    if pending["card"]:
+        c = pending["card"]
+        return [c["player"]], f"{names[c['player']]} draws a {DECK_NAMES[c['deck']]} card."
+    if pending["dice"]:
+        d = pending["dice"]
+        text = f"{names[d['player']]} rolls the dice for the rent on {DEEDS[d['property']].name}."
+        return [d["player"]], text
+    offers = [o for o in pending.get("trade_offers") or [] if o.get("to") in names]
+    if offers:
+        o = offers[0]
+        return [o["to"]], f"{names[o['to']]} answers {names[o['from']]}’s trade offer."
+    return None
+
+
+def acting(state: dict) -> dict:
+    """Who must act now and on what: {"who": [player ids] (none: the Banker), "text"}.
+
+    The one offered a deed, the bidders, the debtor, the one who draws a card or answers a
+    trade: whoever the game waits for, before whoever's turn it is."""
+    names = {p["id"]: p["name"] for p in state["players"]}
+    status = state["status"]
+    if status == "setup":
+        return {"who": [], "text": "The Banker records who won the opening roll."}
+    if status == "finished":
+        winners = _and([names[w] for w in state["winners"]]) if state["winners"] else ""
+        won = "wins" if len(state["winners"]) == 1 else "share the win"
+        return {
+            "who": list(state["winners"]),
+            "text": f"The game is over: {winners} {won}." if winners else "The game is over.",
+        }
+    if status == "unfinished":
+        return {"who": [], "text": "The game was stopped before the end: no winner."}
+    found = _pending_actor(state, names)
+    if found:
+        return {"who": found[0], "text": found[1]}
+    if state["pending"].get("final_round") and not state["turn"]["player"]:
+        owners = list(dict.fromkeys(c["owner"] for c in askable_claims(state)))
+        text = "Time is up: the open rent claims are settled, then the game is scored."
+        return {"who": owners, "text": text}
+    pid = state["turn"]["player"]
+    if not pid:
+        return {"who": [], "text": ""}
+    who = state["turn"].get("roller") or names[pid]
+    if next(p for p in state["players"] if p["id"] == pid)["in_jail"]:
+        return {"who": [pid], "text": f"{who} is in Jail: pay 50, use a card, or roll for doubles."}
+    return {"who": [pid], "text": f"{who} rolls the dice."}
+
+
+def _auction(state: dict, names: dict[str, str]) -> dict | None:
+    pending = state["pending"]
+    a = pending["auction"]
+    if not a:
+        return None
+    return {
+        "item": _item_name(a["item"]),
+        "building": a["item"] not in DEEDS,
+        "high_bid": money(a["high_bid"]),
+        "high_bidder": names.get(a["high_bidder"]),
+        "queue": [DEEDS[p].name for p in pending.get("auction_queue", []) if p in DEEDS],
+    }
+
+
 def now(state: dict) -> dict:
-    """Whose turn it is and who must act now, in sentences: {"turn", "act", "auction", "claims"}."""
+    """What the table waits for, in sentences: {"turn" (whose turn: {"name", "player"}),
+    "act" (who must act, a sentence), "acting" (the players it waits for: seat and initial),
+    "then" (whose roll comes next, when someone else must act first), "auction", "claims",
+    "trades", "final_round" (a sentence while time is called), "bank" (houses and hotels left,
+    "auction" while a building auction is open), "pot" (Free Parking's, with that house rule)}."""
     names = {p["id"]: p["name"] for p in state["players"]}
     t, pending = state["turn"], state["pending"]
     turn = None
     if state["status"] == "playing" and t["player"]:
         turn = {"name": t.get("roller") or names[t["player"]], "player": t["player"]}
-    auction = None
-    if pending["auction"]:
-        a = pending["auction"]
-        auction = {
-            "item": _item_name(a["item"]),
-            "high_bid": money(a["high_bid"]),
-            "high_bidder": names.get(a["high_bidder"]),
-            "queue": [DEEDS[p].name for p in pending.get("auction_queue", []) if p in DEEDS],
-        }
+    act = acting(state)
+    tags = initials(state)
+    seats = {p["id"]: i for i, p in enumerate(state["players"])}
+    auction = _auction(state, names)
+    then = None
+    if turn and act["who"] != [turn["player"]]:
+        again = " again" if t["player"] in act["who"] and t["doubles"] else ""
+        then = f"Then {turn['name']} rolls{again}."
     claims = [
         {
             "id": c["id"],
@@ -220,55 +331,33 @@ def now(state: dict) -> dict:
         for o in pending.get("trade_offers") or []
         if o.get("to") in names and o.get("from") in names
     ]
+    final = None
+    if state["status"] == "playing" and pending.get("final_round"):
+        final = phase_sentence(state)
+    bank = state["bank"]
+    pot = None
+    if state["options"].get("free_parking_jackpot"):
+        pot = money(bank.get("free_parking", 0))
     return {
         "turn": turn,
-        "act": _act(state, names),
+        "act": act["text"],
+        "acting": [
+            {"id": pid, "name": names[pid], "seat": seats[pid], "initial": tags[pid]}
+            for pid in act["who"]
+            if pid in names
+        ],
+        "then": then,
         "auction": auction,
         "claims": claims,
         "trades": trades,
+        "final_round": final,
+        "bank": {
+            "houses": bank["houses"],
+            "hotels": bank["hotels"],
+            "auction": bool(auction and auction["building"]),
+        },
+        "pot": pot,
     }
-
-
-def _act(state: dict, names: dict[str, str]) -> str:
-    """Who must act now, one sentence."""
-    pending, status = state["pending"], state["status"]
-    if status == "setup":
-        return "The Banker records who won the opening roll."
-    if status == "finished":
-        winners = " and ".join(names[w] for w in state["winners"])
-        return f"The game is over: {winners} won." if winners else "The game is over."
-    if status == "unfinished":
-        return "The game was stopped before the end: no winner."
-    if pending["debt"]:
-        d = pending["debt"]
-        creditor = names.get(d["creditor"], "the Bank")
-        return (
-            f"{names[d['debtor']]} owes {creditor} {money(d['amount'])}: "
-            "raise the cash, or go bankrupt."
-        )
-    if pending["offer"]:
-        o = pending["offer"]
-        return (
-            f"{names[o['player']]} may buy {DEEDS[o['property']].name} for "
-            f"{money(o['price'])}, or put it up for auction."
-        )
-    if pending["auction"]:
-        return f"Auction of {_item_name(pending['auction']['item'])}: everyone may bid."
-    if pending["card"]:
-        c = pending["card"]
-        return f"{names[c['player']]} draws a {DECK_NAMES[c['deck']]} card."
-    if pending["dice"]:
-        return f"{names[pending['dice']['player']]} rolls the dice for a utility's rent."
-    if pending.get("final_round") and not state["turn"]["player"]:
-        return "Time is up: the open rent claims are settled, then the game is scored."
-    pid = state["turn"]["player"]
-    if pid:
-        who = state["turn"].get("roller") or names[pid]
-        p = next(x for x in state["players"] if x["id"] == pid)
-        if p["in_jail"]:
-            return f"{who} is in Jail: pay 50, use a card, or roll for doubles."
-        return f"{who} rolls the dice."
-    return ""
 
 
 # -- the phone's Board ---------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from banker.rules import public_state
 from banker.web.common import board_picture
 from banker.web.common.seats import as_display
 from banker.web.common.store import get_store
+from banker.web.display import story_pages
 from banker.web.display.blueprint import bp, gone
 
 POLL_EVERY = "400ms"
@@ -47,6 +48,15 @@ def display_view(token: str, game_id: str) -> dict:
     events = store.recent_events(game_id, LATEST_EVENTS)
     if private_cash:
         events = [{**e, "text": private_text(e["text"])} for e in events]
+    now = board_picture.now(state)
+    players = board_picture.players(state, "display")
+    acting = {a["id"] for a in now["acting"]}
+    if acting >= {p["id"] for p in players if not p["eliminated"]}:
+        acting = set()  # everyone may act (an auction): no one is singled out
+    over = state["status"] in ("finished", "unfinished")
+    end = None
+    if over:
+        end = {**story_pages.ending(game_id), "initials": board_picture.initials(state)}
     return {
         "token": token,
         "game_id": game_id,
@@ -54,11 +64,13 @@ def display_view(token: str, game_id: str) -> dict:
         "status": state["status"],
         "poll_every": POLL_EVERY,
         "spaces": board_picture.spaces(state),
-        "players": board_picture.players(state, "display"),
-        "now": board_picture.now(state),
+        "players": [{**p, "acting": p["id"] in acting} for p in players],
+        "now": now,
         "private_cash": private_cash,
         "events": events,
         "story_url": url_for("display.story", token=token),
+        "ending": over,
+        "end": end,
     }
 
 
