@@ -300,11 +300,12 @@ def _auction(state: dict, names: dict[str, str]) -> dict | None:
 
 
 def now(state: dict) -> dict:
-    """What the table waits for, in sentences: {"turn" (whose turn: {"name", "player"}),
-    "act" (who must act, a sentence), "acting" (the players it waits for: seat and initial),
-    "then" (whose roll comes next, when someone else must act first), "auction", "claims",
-    "trades", "final_round" (a sentence while time is called), "bank" (houses and hotels left,
-    "auction" while a building auction is open), "pot" (Free Parking's, with that house rule)}."""
+    """What the table waits for, in sentences: {"turn" (whose turn it is, {"name", "player"},
+    when that player is the one to act), "act" (who must act, a sentence), "acting" (the
+    players it waits for: seat and initial), "then" (whose roll comes next, when someone else
+    must act first), "auction", "claims", "trades", "final_round" (a sentence while time is
+    called), "bank" (houses and hotels left, "auction" while a building auction is open), "pot"
+    (Free Parking's, with that house rule)}."""
     names = {p["id"]: p["name"] for p in state["players"]}
     t, pending = state["turn"], state["pending"]
     turn = None
@@ -316,8 +317,10 @@ def now(state: dict) -> dict:
     auction = _auction(state, names)
     then = None
     if turn and act["who"] != [turn["player"]]:
+        # Someone else acts first (a bidder, a debtor): not "Turn: Bob" but "Then Bob rolls."
         again = " again" if t["player"] in act["who"] and t["doubles"] else ""
         then = f"Then {turn['name']} rolls{again}."
+        turn = None
     claims = [
         {
             "id": c["id"],
