@@ -321,6 +321,28 @@ def now(state: dict) -> dict:
         again = " again" if t["player"] in act["who"] and t["doubles"] else ""
         then = f"Then {turn['name']} rolls{again}."
         turn = None
+    final = None
+    if state["status"] == "playing" and pending.get("final_round"):
+        final = phase_sentence(state)
+    return {
+        "turn": turn,
+        "act": act["text"],
+        "acting": [
+            {"id": pid, "name": names[pid], "seat": seats[pid], "initial": tags[pid]}
+            for pid in act["who"]
+            if pid in names
+        ],
+        "then": then,
+        "auction": auction,
+        **_open_asks(state, names),
+        "final_round": final,
+        **_bank(state, auction),
+    }
+
+
+def _open_asks(state: dict, names: dict[str, str]) -> dict:
+    """The open rent claims and trade offers, a sentence each: {"claims", "trades"}."""
+    pending = state["pending"]
     claims = [
         {
             "id": c["id"],
@@ -334,26 +356,17 @@ def now(state: dict) -> dict:
         for o in pending.get("trade_offers") or []
         if o.get("to") in names and o.get("from") in names
     ]
-    final = None
-    if state["status"] == "playing" and pending.get("final_round"):
-        final = phase_sentence(state)
+    return {"claims": claims, "trades": trades}
+
+
+def _bank(state: dict, auction: dict | None) -> dict:
+    """The Bank's houses and hotels ("auction" while one of them is auctioned) and, with the
+    Free Parking jackpot house rule, the pot: {"bank", "pot"}."""
     bank = state["bank"]
     pot = None
     if state["options"].get("free_parking_jackpot"):
         pot = money(bank.get("free_parking", 0))
     return {
-        "turn": turn,
-        "act": act["text"],
-        "acting": [
-            {"id": pid, "name": names[pid], "seat": seats[pid], "initial": tags[pid]}
-            for pid in act["who"]
-            if pid in names
-        ],
-        "then": then,
-        "auction": auction,
-        "claims": claims,
-        "trades": trades,
-        "final_round": final,
         "bank": {
             "houses": bank["houses"],
             "hotels": bank["hotels"],
