@@ -398,3 +398,18 @@ def test_six_players_with_long_names_fit_the_laptop_screen(live_server, screen):
     page.goto(f"{live_server.url}/display/{game['display_token']}")
     assert page.evaluate(_OVERFLOW) == []
     screenshot(page, "display-laptop-six-players")
+
+
+def test_six_tokens_on_one_space_stay_on_it(live_server, new_api_game, screen):
+    game = new_api_game(["Ann", "Bob", "Cleo", "Dan", "Eve", "Fay"])
+    g = played(live_server, game)
+    g.start("p1")
+    page = screen("laptop")  # the smallest tiles
+    page.goto(game["display_url"])
+    assert page.locator("#space-0 .token").count() == 6
+    fits(page, "laptop")
+    for space in (26, 14, 10, 33):  # a top tile with its price, a side tile, Just Visiting
+        for pid in ("p1", "p2", "p3", "p4", "p5", "p6"):
+            g.move(pid, space)
+        follows(page, f"document.querySelectorAll('#space-{space} .token').length === 6", space)
+        fits(page, "laptop")
