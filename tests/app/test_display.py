@@ -10,7 +10,7 @@ import pytest
 from flask import render_template
 
 from banker import story as stories
-from banker.rules import public_state
+from banker.rules import OPTIONS, public_state
 from banker.rules.board import SPACES
 from banker.web.common import board_picture
 from banker.web.display import story_pages
@@ -421,3 +421,20 @@ def test_a_deadline_games_end_shows_the_scores_with_thousands_separators_and_the
     assert "Turns 3" in facts and "Time played" in facts
     story = re.search(r'<a class="story-link" href="([^"]+)">The whole story in charts</a>', now)
     assert story and client.get(story.group(1)).status_code == 200
+
+
+@pytest.mark.skipif(
+    "free_parking_jackpot" not in OPTIONS, reason="the Free Parking jackpot is not declared yet"
+)
+def test_with_the_free_parking_jackpot_the_pot_shows_in_the_centre(new_game, client):
+    plain = new_game(["Ann", "Bob"])
+    plain.do(START)
+    assert 'id="pot"' not in centre(client, path_of(plain.created["display_url"]))
+    g = new_game(["Ann", "Bob"], options={"free_parking_jackpot": True})
+    g.do(START)
+    display = path_of(g.created["display_url"])
+    assert said(centre(client, display), "pot") == "Free Parking 0"
+    g.do({"type": "roll", "player": "p1", "dice": [1, 3]})  # Income Tax
+    pot = g.state["bank"]["free_parking"]
+    assert pot > 0
+    assert said(centre(client, display), "pot") == f"Free Parking {pot:,}"
