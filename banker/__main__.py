@@ -1,85 +1,60 @@
 """The `banker` command line: `banker serve` runs the Banker's server, `banker backup` copies
 its database, `banker games` lists, relinks and removes the stored games.
 
-Whatever goes wrong that the user can fix (a port in use, a database that cannot be created or
-written, or one from a newer banker) ends with one sentence on stderr and exit status 1."""
+Whatever goes wrong that the user can fix (an argument out of range, a port in use, a database
+that cannot be reached, written or read, another program's file, a damaged one, one from a newer
+banker) ends with one sentence on stderr naming the path or value and what to do, and exit
+status 1 (banker/cli: `Fatal`)."""
 
 from __future__ import annotations
 
 import argparse
 import errno
 import logging
+import os
+import signal
 import socket
-import sqlite3
 import sys
-import urllib.parse
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from banker import __version__
-from banker.store import StoreError, default_database_path
+from banker.cli import (
+    Fatal,
+    check_port,
+    database_file,
+    guarded,
+    lan_address,
+    public_url,
+    user,
+)
+from banker.cli.games import games_parser
+from banker.store import default_database_path
+
+MAX_THREADS = 256
 
 
-class Fatal(Exception):
-    """A problem the user can fix, told in one sentence (no traceback)."""
-
-
-def lan_address() -> str:
-    """This machine's address on the local network, as the phones on it see it (else its name)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        try:
-            # Connecting a UDP socket sends nothing; it only picks the outgoing interface.
-            s.connect(("10.255.255.255", 1))
-            address = s.getsockname()[0]
-        except OSError:
-            address = ""
-    if not address or address.startswith("127.") or address == "0.0.0.0":
-        # No route out: the machine's name is the best guess a phone might resolve.
-        return socket.gethostname() or "127.0.0.1"
-    return address
-
-
-def public_url(text: str) -> str:
-    """A --public-url: http(s)://host[:port][/path], kept without its trailing slash."""
-    parts = urllib.parse.urlsplit(text.strip())
-    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is not an http:// or https:// URL with a host (and no ?query or #fragment)"
+def check_serve_args(args: argparse.Namespace) -> None:
+    """What the parser cannot judge alone of `banker serve`'s arguments: Fatal naming the
+    value and what to give instead."""
+    check_port(args.port, free=True)
+    if not 1 <= args.threads <= MAX_THREADS:
+        raise Fatal(
+            f"--threads {args.threads} is not a number of worker threads: give one from 1 to "
+            f"{MAX_THREADS} (the default is 8)."
         )
-    return urllib.parse.urlunsplit((parts.scheme, parts.netloc, parts.path.rstrip("/"), "", ""))
-
-
-def open_store(db: str):
-    """The Store of `db`, or Fatal with the reason it cannot be used."""
-    from banker.store import Store
-
-    return _guarded(db, lambda: Store(db))
-
-
-def _guarded(db: str, make):
-    """make(), turning the database's problems into one sentence."""
-    path = Path(db)
-    if path.is_dir():
-        raise Fatal(f"{db} is a folder, not a database file: give --db a file name.")
     try:
-        return make()
-    except StoreError as e:  # a newer banker's database
-        raise Fatal(e.message) from None
-    except OSError as e:  # the folder cannot be created
+        socket.getaddrinfo(args.host, args.port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as e:
+        reason = getattr(e, "strerror", None) or str(e)
         raise Fatal(
-            f"Cannot create the folder {path.parent} for the database "
-            f"({e.strerror or e}): choose another place with --db FILE."
-        ) from None
-    except sqlite3.Error as e:
-        raise Fatal(
-            f"Cannot open or write the database {db} ({e}): check that it and its folder "
-            "are writable, or choose another file with --db FILE."
+            f"--host {args.host} is not an address of this machine ({reason}): give one of its "
+            "addresses, 0.0.0.0 for all of them, or 127.0.0.1 for this machine only."
         ) from None
 
 
 def listen(app, host: str, port: int, threads: int):
-    """A waitress server bound to host:port, or Fatal saying why it cannot be."""
-    from banker.serving import create_server  # waitress, hardened (issue 12)
+    """A server bound to host:port, or Fatal saying why it cannot be."""
+    from banker.serving import create_server
 
     try:
         return create_server(app, host=host, port=port, threads=threads)
@@ -94,21 +69,61 @@ def listen(app, host: str, port: int, threads: int):
                 f"Not allowed to listen on port {port}: ports below 1024 need privileges; "
                 "choose another with --port."
             ) from None
+        if e.errno == errno.EADDRNOTAVAIL:
+            raise Fatal(
+                f"--host {host} is not an address of this machine ({e.strerror}): give one of "
+                "its addresses, 0.0.0.0 for all of them, or 127.0.0.1 for this machine only."
+            ) from None
         raise Fatal(f"Cannot listen on {host}:{port} ({e.strerror or e}).") from None
 
 
-def serve(args: argparse.Namespace) -> None:
-    """Run the web app under waitress and print the URL to open."""
+def hold(db: str) -> None:
+    """Take the database's lock for this process, or Fatal naming the server that has it."""
     from banker.serving import AlreadyServed, hold_database
+
+    try:
+        guarded(db, lambda: hold_database(db))
+    except AlreadyServed as e:
+        raise Fatal(
+            f"Another banker serve (process {e.pid or 'unknown'}) is already serving {db}: two "
+            "servers on one database would each keep their own copy of a game. Stop that one "
+            "first (Ctrl+C in its window), or serve another file with --db. `banker backup` "
+            "works while it runs."
+        ) from None
+
+
+def access_log(app, where: str) -> None:
+    """Write a line per request to `where` ("-": standard output), tokens left out."""
+    from banker.accesslog import AccessLog
+
+    try:
+        out = sys.stdout if where == "-" else open(where, "a", buffering=1, encoding="utf-8")  # noqa: SIM115
+    except OSError as e:
+        raise Fatal(
+            f"Cannot write the access log {where} as {user()} ({e.strerror or e}): choose "
+            "another file with --access-log."
+        ) from None
+    app.wsgi_app = AccessLog(app.wsgi_app, out)
+
+
+def serve(args: argparse.Namespace) -> None:
+    """Run the web app and print the URL to open."""
+    from banker.control import Channel
     from banker.web import create_app
     from banker.web.common.qr import print_qr
 
-    config = {"DATABASE": str(args.db), "PUBLIC_URL": args.public_url}
-    app = _guarded(str(args.db), lambda: create_app(config))
-    try:  # held until this process ends (issue 12)
-        _guarded(str(args.db), lambda: hold_database(args.db))
-    except AlreadyServed as e:
-        raise Fatal(str(e)) from None
+    check_serve_args(args)
+    db = str(args.db)
+    existed = database_file(db, must_exist=False).exists()
+    if existed:  # locked before SQLite opens it: a hard link must not get a WAL of its own
+        hold(db)
+    app = guarded(db, lambda: create_app({"DATABASE": db, "PUBLIC_URL": args.public_url}))
+    if not existed:
+        hold(db)  # held until this process ends
+    store = app.extensions["banker.store"]
+    guarded(db, store.check_writable)
+    if args.access_log:
+        access_log(app, args.access_log)
     server = listen(app, args.host, args.port, args.threads)
     everywhere = args.host in ("0.0.0.0", "", "::")
     host = lan_address() if everywhere else args.host
@@ -117,172 +132,56 @@ def serve(args: argparse.Namespace) -> None:
     if everywhere:
         # Links shown to a Banker browsing on this machine itself (localhost) use this instead.
         app.config["LAN_URL"] = f"http://{host}:{port}"
+    base = args.public_url or f"http://{host}:{port}"
+    channel = Channel(store, db, base)
+    try:
+        channel.open()
+    except OSError as e:
+        logging.getLogger("banker").warning(
+            "No control socket beside %s (%s): `banker games --new-link` and --remove will "
+            "refuse while this server runs.", db, e.strerror or e
+        )  # fmt: skip
     # The home page, where the Banker creates the game; its Join panel then has the players' links.
-    url = f"{args.public_url}/" if args.public_url else f"http://{host}:{port}/"
-    print(f"Banker is running on database {args.db}", flush=True)
-    print(f"Open {url} on the Banker's phone (Ctrl+C stops).", flush=True)
-    print_qr(url, sys.stdout)
+    print(f"Banker is running on database {db}", flush=True)
+    print(f"Open {base}/ on the Banker's phone (Ctrl+C stops).", flush=True)
+    print_qr(f"{base}/", sys.stdout)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # systemctl stop: clean up as Ctrl+C
     try:
         server.run()
     except KeyboardInterrupt:
         pass
     finally:
         server.close()
+        channel.close()
+        store.close()  # the last connection folds the WAL back into the file
 
 
 def backup(args: argparse.Namespace) -> None:
     """Write a consistent copy of the database to FILE, even while the server runs."""
     from banker.store import backup as backup_database
 
-    try:
-        games = backup_database(args.db, args.file)
-    except (OSError, ValueError, sqlite3.Error) as e:
-        raise Fatal(f"{e}") from None
-    print(f"Backed up {games} game{'s' if games != 1 else ''} from {args.db} to {args.file}.")
-
-
-# -- banker games ---------------------------------------------------------------------------
-
-
-def base_url(args: argparse.Namespace) -> str:
-    """Where the links point: --public-url, else this machine's LAN address and --port."""
-    if args.public_url:
-        return args.public_url
-    host = lan_address()
-    host = f"[{host}]" if ":" in host else host
-    return f"http://{host}:{args.port}"
-
-
-def banker_link(base: str, game_id: str, token: str) -> str:
-    return f"{base}/games/{game_id}?token={token}"
-
-
-def games(args: argparse.Namespace) -> None:
-    """List the stored games; or give one a new Banker link; or remove some."""
-    store = open_store(str(args.db))
-    try:
-        if args.new_link:
-            new_link(store, args)
-        elif args.remove or args.finished_older_than is not None:
-            remove(store, args)
-        else:
-            list_games(store, args)
-    finally:
-        store.close()
-
-
-def list_games(store, args: argparse.Namespace) -> None:
-    from banker.web.common.qr import print_qr
-
-    found = store.list_games()
-    if not found:
-        print(f"No games in {args.db}.")
-        return
-    base = base_url(args)
-    for g in found:
-        link = banker_link(base, g["game_id"], store.banker_token(g["game_id"]))
-        print(
-            f"{g['game_id']}  {', '.join(g['names'])}  {g['status']}, version {g['version']}, "
-            f"last change {g['at'] or 'never'}"
-        )
-        print(f"  Banker: {link}")
-        if not args.no_qr:
-            print_qr(link, sys.stdout)
-    print(
-        f"{len(found)} game{'s' if len(found) != 1 else ''} in {args.db}. Anyone with a Banker "
-        "link runs that game: `banker games --new-link GAME` replaces a lost one."
-    )
-
-
-def new_link(store, args: argparse.Namespace) -> None:
-    """Replace a game's Banker token: through the running server when there is one (so that
-    it forgets the old token at once), else in the database."""
-    from banker.store import GameNotFound
-    from banker.web.common.qr import print_qr
-
-    game_id = args.new_link
-    try:
-        old = store.banker_token(game_id)
-    except GameNotFound:
+    db = str(args.db)
+    database_file(db, must_exist=True)
+    target = Path(args.file)
+    if target.is_dir():
         raise Fatal(
-            f"There is no game {game_id!r} in {args.db} (`banker games` lists them)."
-        ) from None
-    token = _new_link_via_server(args, game_id, old) or store.new_token(game_id, "banker")
-    link = banker_link(base_url(args), game_id, token)
-    print(f"New Banker link for game {game_id} (the old one no longer works):")
-    print(f"  {link}")
-    if not args.no_qr:
-        print_qr(link, sys.stdout)
-
-
-def _new_link_via_server(args: argparse.Namespace, game_id: str, old: str) -> str | None:
-    """Ask a `banker serve` on this machine's --port for the new token; None if none answers."""
-    import http.client
-    import json
-
-    conn = http.client.HTTPConnection("127.0.0.1", args.port, timeout=3)
-    try:
-        conn.request(
-            "POST",
-            f"/api/v1/games/{game_id}/tokens",
-            body=json.dumps({"for": "banker"}),
-            headers={"Authorization": f"Bearer {old}", "Content-Type": "application/json"},
+            f"{args.file} is a folder: give the backup a file name, for example "
+            f"{target / 'banker-backup.db'}."
         )
-        response = conn.getresponse()
-        body = response.read()
-        if response.status == 201:
-            return json.loads(body)["token"]
-    except (OSError, http.client.HTTPException, ValueError, KeyError):
-        pass
-    finally:
-        conn.close()
-    return None
-
-
-def remove(store, args: argparse.Namespace) -> None:
-    """Remove the games named, or finished ones older than DAYS, after a prompt."""
-    known = {g["game_id"]: g for g in store.list_games()}
-    chosen = []
-    for game_id in args.remove or []:
-        if game_id not in known:
-            raise Fatal(f"There is no game {game_id!r} in {args.db} (`banker games` lists them).")
-        chosen.append(known[game_id])
-    if args.finished_older_than is not None:
-        if args.finished_older_than < 0:
-            raise Fatal("--finished-older-than needs a number of days, 0 or more.")
-        cutoff = datetime.now(UTC) - timedelta(days=args.finished_older_than)
-        for g in known.values():
-            if g["status"] in ("finished", "unfinished") and _when(g["at"]) < cutoff:
-                if g not in chosen:
-                    chosen.append(g)
-    if not chosen:
-        print("No game to remove.")
-        return
-    for g in chosen:
-        print(f"  {g['game_id']}  {', '.join(g['names'])}  {g['status']}, last change {g['at']}")
-    count = f"{len(chosen)} game{'s' if len(chosen) != 1 else ''}"
-    if not args.yes:
-        print(
-            f"Remove {count} for good? A copy first is wise: `banker backup FILE`. "
-            "Stop `banker serve` on this database first, too.",
+    folder = target.absolute().parent
+    if not folder.is_dir():
+        raise Fatal(
+            f"The folder {folder} for the backup does not exist: create it, or choose another FILE."
         )
-        try:
-            answer = input("Type yes to remove them: ")
-        except EOFError:
-            answer = ""
-        if answer.strip().lower() not in ("y", "yes"):
-            print("Nothing removed.")
-            return
-    for g in chosen:
-        store.remove_game(g["game_id"])
-    print(f"Removed {count} from {args.db}.")
-
-
-def _when(text: str) -> datetime:
-    try:
-        return datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError:
-        return datetime.max.replace(tzinfo=UTC)
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise Fatal(
+            f"Cannot write the backup in {folder} as {user()}: choose a FILE in a folder that "
+            "user can write."
+        )
+    if target.exists() and target.resolve() == Path(db).resolve():
+        raise Fatal(f"The backup {args.file} is the database itself: give another file name.")
+    games = guarded(db, lambda: backup_database(db, args.file))
+    print(f"Backed up {games} game{'s' if games != 1 else ''} from {db} to {args.file}.")
 
 
 def parser() -> argparse.ArgumentParser:
@@ -293,35 +192,7 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--version", action="version", version=f"banker {__version__}")
     commands = p.add_subparsers(title="commands", metavar="COMMAND")
-    s = commands.add_parser(
-        "serve",
-        help="run the Banker's server on this machine",
-        description="Run the Banker's server (the pages and the JSON API under /api/v1) and "
-        "print the URL to open on the Banker's phone.",
-    )
-    s.add_argument("--host", default="0.0.0.0", help="address to listen on (default: 0.0.0.0)")
-    s.add_argument(
-        "--port",
-        type=int,
-        default=8000,
-        help="port to listen on; 0 picks a free one (default: 8000)",
-    )
-    s.add_argument(
-        "--db",
-        default=None,
-        help=f"the SQLite file of the games (default: $BANKER_DB, else {default_database_path()})",
-    )
-    s.add_argument(
-        "--threads", type=int, default=8, help="worker threads serving requests (default: 8)"
-    )
-    s.add_argument(
-        "--public-url",
-        type=public_url,
-        default=None,
-        help="the URL the phones reach this server at, when not this machine's own address "
-        "(a reverse proxy, a host name): the printed URL and the players' links use it",
-    )
-    s.set_defaults(run=serve, command="serve")
+    serve_parser(commands)
     b = commands.add_parser(
         "backup",
         help="copy the games database to a file, safely while the server runs",
@@ -341,49 +212,46 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
-def games_parser(commands) -> None:
-    g = commands.add_parser(
-        "games",
-        help="list the stored games with their Banker links; new links; remove old games",
-        description="List the games in the database: id, players, status, version and last "
-        "change, each with its Banker link and a QR code of it. With --new-link GAME, give "
-        "that game a new Banker link (the old one stops working). With --remove or "
-        "--finished-older-than, remove games for good after a prompt.",
+def serve_parser(commands) -> None:
+    s = commands.add_parser(
+        "serve",
+        help="run the Banker's server on this machine",
+        description="Run the Banker's server (the pages and the JSON API under /api/v1) and "
+        "print the URL to open on the Banker's phone.",
     )
-    g.add_argument(
+    s.add_argument("--host", default="0.0.0.0", help="address to listen on (default: 0.0.0.0)")
+    s.add_argument(
+        "--port",
+        type=int,
+        default=8000,
+        help="port to listen on, 1 to 65535; 0 picks a free one (default: 8000)",
+    )
+    s.add_argument(
         "--db",
         default=None,
-        help=f"the games database (default: $BANKER_DB, else {default_database_path()})",
+        help=f"the SQLite file of the games (default: $BANKER_DB, else {default_database_path()})",
     )
-    g.add_argument(
+    s.add_argument(
+        "--threads",
+        type=int,
+        default=8,
+        help=f"worker threads serving requests, 1 to {MAX_THREADS} (default: 8)",
+    )
+    s.add_argument(
         "--public-url",
         type=public_url,
         default=None,
-        help="the URL banker serve is reached at, for the links (default: this machine's "
-        "address on the local network and --port)",
+        help="the URL the phones reach this server at, when not this machine's own address "
+        "(a reverse proxy, a host name): the printed URL and the players' links use it",
     )
-    g.add_argument(
-        "--port", type=int, default=8000, help="the port banker serve listens on (default: 8000)"
-    )
-    g.add_argument("--no-qr", action="store_true", help="print the links without QR codes")
-    actions = g.add_mutually_exclusive_group()
-    actions.add_argument(
-        "--new-link",
-        metavar="GAME",
-        help="give game GAME a new Banker link; the old link stops working",
-    )
-    actions.add_argument(
-        "--remove", metavar="ID", nargs="+", help="remove these games (after a prompt)"
-    )
-    g.add_argument(
-        "--finished-older-than",
-        metavar="DAYS",
-        type=int,
+    s.add_argument(
+        "--access-log",
+        metavar="FILE",
         default=None,
-        help="remove the finished games whose last change is older than DAYS days (after a prompt)",
+        help="write a line per request to FILE (- for standard output), tokens left out "
+        "(default: none)",
     )
-    g.add_argument("--yes", action="store_true", help="remove without asking")
-    g.set_defaults(run=games, command="games")
+    s.set_defaults(run=serve, command="serve")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -69,33 +69,55 @@ def _maintenance(server, now: float) -> None:
 
 
 class AlreadyServed(Exception):
-    """Another process serves this database."""
+    """Another process serves this database: `pid` (0 when this system does not say which)."""
+
+    def __init__(self, pid: int):
+        super().__init__(pid)
+        self.pid = pid
 
 
-def lock_path(database: str | Path) -> Path:
-    """The sidecar file whose lock says which process serves `database`."""
-    db = Path(database).resolve()
-    return db.with_name(db.name + ".serve-lock")
-
-
-def hold_database(database: str | Path, pid: int | None = None) -> int:
-    """Lock `database` for this process's lifetime (the lock goes when the process does); the
-    file descriptor holding it. Raises AlreadyServed naming the process that holds it."""
-    path = lock_path(database)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+def hold_database(database: str | Path) -> int:
+    """Lock the database file itself for this process's lifetime (the lock goes when the
+    process does): an flock on the file, so every path that reaches it (a symlink, a hard link)
+    meets the same lock. The descriptor holding it, never to be closed: closing a descriptor of
+    the file would also drop SQLite's own locks on it in this process. AlreadyServed when
+    another process holds it."""
+    fd = os.open(database, os.O_RDONLY | os.O_CLOEXEC)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        holder = os.pread(fd, 200, 0).decode("utf-8", "replace").strip() or "unknown"
-        os.close(fd)
-        raise AlreadyServed(
-            f"Another banker serve (process {holder}) is already serving {Path(database)}: "
-            "two servers on one database would each keep their own copy of a game. Stop that "
-            "one first (Ctrl+C in its window), or serve another file with --db. "
-            "`banker backup` works while it runs."
-        ) from None
-    os.ftruncate(fd, 0)
-    os.pwrite(fd, f"{pid or os.getpid()}\n".encode(), 0)
-    os.fsync(fd)
+    except BlockingIOError:
+        pid = _lock_holder(os.fstat(fd))
+        os.close(fd)  # this process stops here
+        raise AlreadyServed(pid) from None
     return fd
+
+
+def server_of(database: str | Path) -> int | None:
+    """The process that holds the database's lock (a `banker serve`; 0 when this system does not
+    say which), else None. To be asked before this process opens the file with SQLite (see
+    hold_database)."""
+    try:
+        fd = os.open(database, os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return _lock_holder(os.fstat(fd))
+    finally:
+        os.close(fd)
+    return None
+
+
+def _lock_holder(st: os.stat_result) -> int:
+    """The process holding an flock on this file, from Linux's /proc/locks (else 0)."""
+    device = f"{os.major(st.st_dev):02x}:{os.minor(st.st_dev):02x}:{st.st_ino}"
+    try:
+        with open("/proc/locks", encoding="ascii", errors="replace") as locks:
+            for line in locks:
+                fields = line.split()
+                if fields[1:2] == ["FLOCK"] and len(fields) > 5 and fields[5] == device:
+                    return int(fields[4])
+    except (OSError, ValueError):
+        pass
+    return 0

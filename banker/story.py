@@ -7,7 +7,12 @@ Two steps, so that the store reads only what is needed:
     shown = story.for_viewer(s, viewer)               # cash hidden as private_cash says
 
 `events` are the store's story events (not undone, oldest first): "started", "rolled", "paid",
-"rent_claim_opened", "rent_asked", each with its data, "version" and "at".
+"rent_claim_opened", "rent_asked", "player_added" and "left", each with its data, "version" and
+"at".
+
+A changing table: players are listed as they are now (a renamed one under the new name). A
+latecomer's worth is 0 at the points before they joined (`joined`: the first point they are in),
+and one who left is out like a bankrupt player, with `left` true.
 
 A round begins with a roll by the earliest player in seating order (counting from the one who
 started) after a roll by a later one: with everyone in, that is the starting player's roll. The
@@ -55,6 +60,21 @@ def _start_worth(state: dict) -> dict:
     return {
         p["id"]: {"cash": STARTING_CASH, "deeds": 0, "buildings": 0, "total": STARTING_CASH}
         for p in state["players"]
+    }
+
+
+NOT_YET = {"cash": 0, "deeds": 0, "buildings": 0, "total": 0}  # a latecomer before joining
+
+
+def _point(state: dict | None, current: dict, version: int, joined: dict[str, int]) -> dict:
+    """Every current player's worth in the state of `version` (None: not kept, the start's);
+    a latecomer who joined after it is worth nothing there yet."""
+    point = _start_worth(current) if state is None else worths(state)
+    return {
+        p["id"]: point[p["id"]]
+        if p["id"] in point and joined.get(p["id"], 0) <= version
+        else dict(NOT_YET)
+        for p in current["players"]
     }
 
 
@@ -209,18 +229,28 @@ def build(
     span: tuple[str | None, str | None] = (None, None),
 ) -> dict:
     """The whole story of a game as plain data (every player's cash included)."""
+    joined = {e["player"]: e["version"] for e in events if e["type"] == "player_added"}
+    left = {e["player"] for e in events if e["type"] == "left"}
     players = [
-        {"id": p["id"], "name": p["name"], "seat": i, "eliminated": p["eliminated"]}
+        {
+            "id": p["id"],
+            "name": p["name"],
+            "seat": i,
+            "eliminated": p["eliminated"],
+            "left": p["id"] in left,
+        }
         for i, p in enumerate(current["players"])
     ]
     ids = [p["id"] for p in players]
     starts = _round_starts(events, ids)
     over = current["status"] in ("finished", "unfinished")
-    rounds = []
+    rounds, versions = [], []
     for k, e in _shown_starts(starts):
-        state = states.get(e["version"] - 1)
-        point = _start_worth(current) if state is None else worths(state)
+        v = e["version"] - 1
+        point = _point(states.get(v), current, v, joined)
         rounds.append({"round": k, "label": "Start" if k == 0 else f"Round {k}", "worth": point})
+        versions.append(v)
+    versions.append(current.get("version", 0))
     rounds.append(
         {
             "round": len(starts),
@@ -236,6 +266,7 @@ def build(
         "players": players,
         "rounds": rounds,
         "rounds_played": len(starts),
+        "joined": _joined_points(versions, joined),
         "every": _every(len(starts)),
         "turns": _turns(events),
         "started_at": span[0],
@@ -247,6 +278,15 @@ def build(
     }
     story["standings"] = _standings(story, current)
     return story
+
+
+def _joined_points(versions: list[int], joined: dict[str, int]) -> dict[str, int]:
+    """{latecomer's id: the index of the first point of the chart they are in}; `versions`:
+    the version of each point's state."""
+    return {
+        pid: next((i for i, v in enumerate(versions) if v >= at), len(versions) - 1)
+        for pid, at in joined.items()
+    }
 
 
 def _standings(story: dict, current: dict) -> list[dict]:

@@ -11,7 +11,8 @@
 - bytes stored per command on a long game;
 - games created per minute from one address.
 
-The snapshot makers are shared with tests/app/test_hostile_import.py and tests/server/test_hostile_serve.py.
+The snapshot makers are shared with tests/app/test_hostile_import.py and
+tests/server/test_hostile_serve.py.
 """
 
 from __future__ import annotations
@@ -202,8 +203,9 @@ def _banker_command_ms(url: str, game: str, token: str) -> float:
 
 def banker_under_attack() -> dict:
     """The Banker's commands on a real server (`banker serve`) while it is attacked, as
-    tests/server/test_hostile_serve.py attacks it: 150 slowloris sockets trickling a header byte each a
-    second, then 8 costly snapshot imports at once. {"slow": [ms], "imports": [ms], "statuses"}."""
+    tests/server/test_hostile_serve.py attacks it: 150 slowloris sockets trickling a header byte
+    each a second, then 8 costly snapshot imports at once.
+    {"slow": [ms], "imports": [ms], "statuses"}."""
     import socket
 
     with tempfile.TemporaryDirectory() as tmp, serving(Path(tmp) / "banker.db") as server:

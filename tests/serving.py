@@ -44,13 +44,30 @@ def process_env(extra: dict | None = None) -> dict:
     return {**env, **(extra or {})}
 
 
+BANKER = [sys.executable, "-m", "banker"]
+
+
 def run_banker(*args: str, cwd: Path = REPO, stdin: str = "", env: dict | None = None,
-           timeout: float = 60) -> subprocess.CompletedProcess:  # fmt: skip
-    """Run `python -m banker ARGS` to its end: its exit code, stdout and stderr as text."""
+               timeout: float = 60, runner: list[str] = BANKER,
+               ) -> subprocess.CompletedProcess:  # fmt: skip
+    """Run `python -m banker ARGS` to its end: its exit code, stdout and stderr as text.
+    `runner` is the command that runs banker (tests/server/unprivileged.py: as another user)."""
     return subprocess.run(
-        [sys.executable, "-m", "banker", *args], cwd=cwd, env=process_env(env), input=stdin,
+        [*runner, *args], cwd=cwd, env=process_env(env), input=stdin,
         capture_output=True, text=True, timeout=timeout,
     )  # fmt: skip
+
+
+def refused(result: subprocess.CompletedProcess, command: str) -> str:
+    """The one sentence on stderr of a refused `banker COMMAND` (exit 1, no traceback, nothing
+    on stdout), without its "banker COMMAND: " head."""
+    assert result.returncode == 1, result
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith(f"banker {command}: ")
+    assert result.stdout == ""
+    return lines[0].removeprefix(f"banker {command}: ")
 
 
 class Server:
@@ -58,8 +75,8 @@ class Server:
 
     `port` 0 takes a free one (read back from what the server prints); `args` are more options
     of `banker serve` (say "--public-url", "https://…"). `defaults=True` leaves out --host and
-    --db (the server's own defaults; `env` may set BANKER_DB). Its output goes to a file, never
-    a pipe: a pipe nobody reads fills up and stalls the server.
+    --db (the server's own defaults; `env` may set BANKER_DB); `runner` as run_banker's. Its
+    output goes to a file, never a pipe: a pipe nobody reads fills up and stalls the server.
     """
 
     def __init__(
@@ -70,10 +87,11 @@ class Server:
         port: int = 0,
         defaults: bool = False,
         env: dict | None = None,
+        runner: list[str] = BANKER,
     ):
         self.db, self.log = Path(db), Path(log)
         self.args, self.port, self.defaults = list(args), port, defaults
-        self.env = env or {}
+        self.env, self.runner = env or {}, runner
         self.proc: subprocess.Popen | None = None
         self.url = ""
         self.starts = 0
@@ -94,8 +112,7 @@ class Server:
         where = [] if self.defaults else ["--host", "127.0.0.1", "--db", str(self.db)]
         with open(self.output_file, "w") as out:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "banker", "serve", *where, "--port", str(self.port),
-                 *self.args],
+                [*self.runner, "serve", *where, "--port", str(self.port), *self.args],
                 stdout=out,
                 stderr=subprocess.STDOUT,
                 env=env,

@@ -13,8 +13,9 @@ command's shape is checked first (`schema`), whatever the state.
 Modules, each importing only those before it (no cycle): board, errors ← options (every game
 option, declared once: OPTIONS, checked_options, options_schema) ← state (lookups,
 money, events, gates), schema (command fields) ← holdings (building, mortgages, score), rent
-(rent and claims) ← auctions ← turn (whose turn, rolls, landing, jail) ← cards; holdings ← trades
-← debts; endgame (deadline, score_game, stop), corrections (adjust, move) ← game (new_game,
+(rent and claims) ← auctions ← jackpot (the Free Parking pot) ← turn (whose turn, rolls,
+landing, jail) ← cards; holdings ← trades ← debts; endgame (deadline, score_game, stop),
+corrections (adjust, move), seating (rename_player, add_player, leave) ← game (new_game,
 apply, undo). permissions (who may send what) and shape (the state's shape, described once:
 state_schema(), BOOKKEEPING) sit on game; words (pending in sentences) on endgame and trades.
 
@@ -26,7 +27,9 @@ What the pages may ask (read functions, pure, never raising):
     a deed's: rent(state, prop), utility_multiplier, owns_set, owned_in_group, building_value,
     set_has_buildings, build_refusal, sell_refusal, mortgage_refusal, unmortgage_refusal,
     building_refusal_anywhere(state, pid, kind); card_holder(state, deck);
-    who may send what and see what: player_refusal(state, pid, command), view_for(state, who).
+    who may send what and see what: player_refusal(state, pid, command), view_for(state, who);
+    a changing table: name_refusal(state, name, pid), leave_refusal(state, pid),
+    what_leaves(state, pid) (what goes back to the Bank if pid leaves now).
 The web layer imports the core from here only (board facts: banker.rules.board).
 """
 
@@ -50,6 +53,7 @@ from .permissions import player_refusal, view_for
 from .rent import claim_refusal, owned_in_group, owns_set, rent, utility_multiplier
 from .schema import COMMANDS as COMMAND_SCHEMA
 from .schema import describe as describe_command
+from .seating import leave_refusal, name_refusal, what_leaves
 from .shape import BOOKKEEPING, json_nullable, json_object, state_schema
 from .trades import describe_deal, trade_refusal
 from .turn import card_holder
@@ -76,7 +80,9 @@ __all__ = [
     "describe_deal",
     "json_nullable",
     "json_object",
+    "leave_refusal",
     "mortgage_refusal",
+    "name_refusal",
     "new_game",
     "owned_in_group",
     "owns_set",
@@ -97,4 +103,5 @@ __all__ = [
     "upgrade",
     "utility_multiplier",
     "view_for",
+    "what_leaves",
 ]

@@ -9,7 +9,8 @@ from .board import DEED_IDS, HOTELS, HOUSES, STARTING_CASH
 from .errors import BadCommand, DomainError
 from .names import normalised_names
 from .options import EDITIONS, OPTIONS, checked_options, defaults
-from .state import clone, event, pay, require_playing
+from .seating import cmd_add_player, cmd_leave, cmd_rename_player
+from .state import clone, event, new_player, pay, require_playing
 
 
 def new_game(game_id: str, edition: str, names: list, options: dict | None = None) -> dict:
@@ -41,27 +42,14 @@ def new_game(game_id: str, edition: str, names: list, options: dict | None = Non
 
 
 def _new_state(game_id: str, edition: str, opts: dict, groups: list[list[str]]) -> dict:
-    players = [
-        {
-            "id": f"p{i}",
-            "name": " & ".join(g),
-            "members": g,
-            "cash": STARTING_CASH,
-            "position": 0,
-            "in_jail": False,
-            "jail_attempts": 0,
-            "jail_cards": [],
-            "eliminated": False,
-        }
-        for i, g in enumerate(groups, 1)
-    ]
+    players = [new_player(f"p{i}", g, STARTING_CASH) for i, g in enumerate(groups, 1)]
     return {
         "game_id": game_id,
         "version": 0,
         "edition": edition,
         "options": opts,
         "status": "setup",
-        "bank": {"houses": HOUSES, "hotels": HOTELS},
+        "bank": {"houses": HOUSES, "hotels": HOTELS, "free_parking": 0},
         "players": players,
         "properties": {
             d: {"owner": None, "mortgaged": False, "houses": 0, "hotel": False} for d in DEED_IDS
@@ -84,6 +72,7 @@ def _new_state(game_id: str, edition: str, opts: dict, groups: list[list[str]]) 
         "_seq": 0,
         "_claims": 0,
         "_offers": 0,
+        "_players": len(players),
         "_undo": [],
         "_after_debt": None,
         "_turns_begun": {},
@@ -122,7 +111,7 @@ def _undo(state: dict, c: dict) -> tuple[dict, list[dict]]:
     return s, events
 
 
-COUNTERS = ("_seq", "_claims", "_offers")
+COUNTERS = ("_seq", "_claims", "_offers", "_players")
 
 
 Handler = Callable[[dict, dict], tuple[dict, list[dict]]]
@@ -184,6 +173,9 @@ COMMANDS: dict[str, Handler] = {
     "stop": _forward(endgame.cmd_stop),
     "adjust": _forward(corrections.cmd_adjust),
     "move": _forward(corrections.cmd_move),
+    "rename_player": _forward(cmd_rename_player),
+    "add_player": _forward(cmd_add_player),
+    "leave": _forward(cmd_leave),
     "undo": _undo,  # the state before the latest command, not a changed copy
 }
 assert set(COMMANDS) == set(schema.COMMANDS)
@@ -219,7 +211,7 @@ def settle(s: dict, events: list) -> None:
             turn.leave_jail_and_move(s, events, after["player"], after["steps"])
         elif not pending["auction"] and pending["auction_queue"]:
             prop = pending["auction_queue"].pop(0)
-            auctions.open_auction(s, events, prop, "Returned by a bankrupt player")
+            auctions.open_auction(s, events, prop, "Returned to the Bank")
         else:
             break
     endgame.check_the_end(s, events)
@@ -228,19 +220,23 @@ def settle(s: dict, events: list) -> None:
 
 
 def upgrade(state: dict) -> dict:
-    """A state saved before trade offers (2026-12-01) or before one of its options was declared,
-    with their defaults added; any other state as it is. Games kept in a database or a snapshot
-    stay playable."""
+    """A state saved before trade offers (2026-12-01), before the Free Parking jackpot and the
+    changing table, or before one of its options was declared, with their defaults added; any
+    other state as it is. Games kept in a database or a snapshot stay playable."""
     if (
         "trade_offers" in state["pending"]
         and "_offers" in state
+        and "_players" in state
+        and "free_parking" in state["bank"]
         and OPTIONS.keys() <= state["options"].keys()
     ):
         return state
     s = dict(state)
     s["pending"] = {**state["pending"], "trade_offers": state["pending"].get("trade_offers", [])}
     s["options"] = {**defaults(state["edition"]), **state["options"]}
+    s["bank"] = {**state["bank"], "free_parking": state["bank"].get("free_parking", 0)}
     s.setdefault("_offers", 0)
+    s.setdefault("_players", len(state["players"]))
     if "_undo" in s:
         s["_undo"] = [{**e, "state": upgrade(e["state"])} for e in s["_undo"]]
     return s

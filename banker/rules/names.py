@@ -126,3 +126,11 @@ def normalised_names(names: list[str]) -> list[str]:
             )
         seen[key] = name
     return out
+
+
+def player_names(names: list[str]) -> list[str]:
+    """normalised_names, each of 1 to 30 characters (else BadCommand "out_of_range")."""
+    out = normalised_names(names)
+    if not all(1 <= len(n) <= 30 for n in out):
+        raise BadCommand("Each player's name has 1 to 30 characters.", "out_of_range")
+    return out

@@ -107,6 +107,14 @@ _OPTIONS = (
         "everyone’s.",
         "phones",
     ),
+    Option(
+        "free_parking_jackpot",
+        "Free Parking jackpot (house rule)",
+        "Not in the rule book: taxes, card payments to the Bank and the 50 to leave Jail go into "
+        "a pot; whoever lands on Free Parking by a roll takes it all. Off unless you choose it.",
+        "house_rules",
+        house_rule=True,
+    ),
 )
 OPTIONS: dict[str, Option] = {o.name: o for o in _OPTIONS}
 

@@ -37,6 +37,9 @@ BANKER_ONLY = {
     "adjust": "Only the Banker corrects a player's cash.",
     "move": "Only the Banker puts a token where it really stands.",
     "undo": "Only the Banker takes back a command.",
+    "rename_player": "Only the Banker changes a player's name.",
+    "add_player": "Only the Banker seats a latecomer.",
+    "leave": "Only the Banker records that a player leaves the table.",
 }
 NOT_PLAYERS_ACT = (
     "In this game players only ask for their rent from their phones; ask the Banker to do this."

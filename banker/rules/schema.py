@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from .board import CARDS, DECK_NAMES, DECKS, DEED_IDS
 from .errors import BadCommand
+from .names import player_names
 from .state import clone
 
 MAX_AMOUNT = 1_000_000  # the bound on any amount in a command
@@ -125,9 +126,38 @@ class PlayerId(Field):
     def schema(self):
         return {
             "type": "string",
-            "pattern": "^p[1-6]$",
-            "description": "A player id: p1 to p6 in seating order.",
+            "pattern": "^p[1-9][0-9]*$",
+            "description": "A player id: p1, p2… in the order they joined (a latecomer's is the "
+            "next number, never reused).",
             "example": "p1",
+        }
+
+
+class Name(Text):
+    """A player's name by the creation's rules (rules/names.py); with partnerships (`pair`), the
+    two partners' names joined by " & ". That no other player has it is the rules' 422."""
+
+    def __init__(self, name: str, pair: bool = False, **kw):
+        super().__init__(name, max_len=100, **kw)
+        self.pair = pair
+
+    def check(self, state, value, c):
+        text = super().check(state, value, c)
+        parts = text.split("&") if (teams := self.pair and state["options"]["teams"]) else [text]
+        if teams and len(parts) != 2:
+            raise BadCommand(
+                "A partnership's name is its two partners' names joined by \" & \", such as "
+                '"Ann & Bob".',
+                "wrong_value",
+            )
+        return " & ".join(player_names(parts))
+
+    def schema(self):
+        return {
+            **super().schema(),
+            "description": "1 to 30 characters once trimmed, unlike every other player's name "
+            '(with partnerships: the two partners\' names joined by " & ").',
+            "example": "Dan",
         }
 
 
@@ -441,6 +471,14 @@ COMMANDS: dict[str, Command] = {
             Whole("position", 0, 39, label="the space"),
             Text("reason", required=False),
         ),
+        Command(
+            "rename_player",
+            "A player wants another name shown (the same name rules as at creation).",
+            PlayerId("player"),
+            Name("name", pair=True),
+        ),
+        Command("add_player", "A latecomer joins the game in progress.", Name("name")),
+        Command("leave", "A player leaves the table for good.", PlayerId("player")),
         Command("undo", "Take back the latest command, back to the latest roll."),
     )
 }

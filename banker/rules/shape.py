@@ -18,6 +18,7 @@ BOOKKEEPING = {
     "_seq": "the number of the latest event (events count 1, 2, 3… over the whole game)",
     "_claims": "how many rent claims were ever opened (their ids: c1, c2…)",
     "_offers": "how many trade offers were ever made (their ids: o1, o2…)",
+    "_players": "how many players the game ever had (a latecomer's id: p<n+1>, never reused)",
     "_undo": "what undo can take back, back to the latest roll: [{state, events, text}]",
     "_after_debt": "a jailed player's move waiting for their debt to be settled: "
     '{"kind": "leave_jail", "player", "steps"}, or null',
@@ -174,6 +175,14 @@ def _pending_lists() -> dict:
     }
 
 
+def _bank() -> dict:
+    pot = "The Free Parking pot (house rule free_parking_jackpot; 0 without it)."
+    return json_object(
+        {"houses": INT, "hotels": INT, "free_parking": {**INT, "minimum": 0, "description": pot}},
+        ["houses", "hotels", "free_parking"],
+    )
+
+
 def state_schema() -> dict:
     deed = json_object(
         {"owner": json_nullable(PLAYER_ID), "mortgaged": BOOL, "houses": INT, "hotel": BOOL},
@@ -195,7 +204,7 @@ def state_schema() -> dict:
                 "enum": ["setup", "playing", "finished", "unfinished"],
                 "description": "unfinished: everyone agreed to stop early (no winner).",
             },
-            "bank": json_object({"houses": INT, "hotels": INT}, ["houses", "hotels"]),
+            "bank": _bank(),
             "players": {"type": "array", "items": player},
             "properties": json_object(
                 {pid: deed for pid in DEED_IDS},

@@ -37,6 +37,21 @@ def player(s: dict, pid: str, name: str = "player") -> dict:
     raise BadCommand(f"There is no player '{str(pid)[:40]}' in this game.", "unknown_player")
 
 
+def new_player(pid: str, members: list[str], cash: int) -> dict:
+    """A player as they join the table: on GO with their starting cash, nothing else."""
+    return {
+        "id": pid,
+        "name": " & ".join(members),
+        "members": members,
+        "cash": cash,
+        "position": 0,
+        "in_jail": False,
+        "jail_attempts": 0,
+        "jail_cards": [],
+        "eliminated": False,
+    }
+
+
 def name(s: dict, pid: str | None) -> str:
     return "the Bank" if pid is None else player(s, pid)["name"]
 
@@ -126,16 +141,35 @@ def pay(
         p["cash"] -= amount
     if payee is not None:
         player(s, payee)["cash"] += amount
+    pot = payer is not None and payee is None and feed_pot(s, amount, reason)
     event(
         s,
         events,
         "paid",
-        f"{name(s, payer)} paid {name(s, payee)} {money(amount)} ({what}).",
+        f"{name(s, payer)} paid {money(amount)} ({what}) into the Free Parking pot, now "
+        f"{money(s['bank']['free_parking'])}."
+        if pot
+        else f"{name(s, payer)} paid {name(s, payee)} {money(amount)} ({what}).",
         payer=payer,
         payee=payee,
         amount=amount,
         reason=reason,
+        **({"free_parking": amount} if pot else {}),
     )
+    return True
+
+
+# The Free Parking jackpot house rule (option free_parking_jackpot): what a player pays the Bank
+# for a tax space, a card (repairs included) or the 50 to leave Jail goes into the pot.
+POT_REASONS = ("tax", "card", "jail_fine")
+
+
+def feed_pot(s: dict, amount: int, reason: str) -> bool:
+    """Put money paid to the Bank for `reason` into the Free Parking pot, if the house rule
+    says so (True then); else it stays the Bank's own."""
+    if not s["options"].get("free_parking_jackpot") or reason not in POT_REASONS:
+        return False
+    s["bank"]["free_parking"] += amount
     return True
 
 

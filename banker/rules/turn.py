@@ -13,6 +13,7 @@ from .board import (
     space_name,
 )
 from .errors import DomainError
+from .jackpot import collect_pot
 from .rent import lapse_claims, open_claim, owned_in_group, owns_set, rent, utility_multiplier
 
 __all__ = ["owned_in_group", "owns_set", "rent", "utility_multiplier"]  # read by the pages too
@@ -21,6 +22,7 @@ from .state import (
     deck_name,
     deed_name,
     event,
+    feed_pot,
     money,
     name,
     next_player,
@@ -144,6 +146,8 @@ def land(s: dict, events: list, pid: str, dice_total: int = 0, card: str | None 
         pay(s, events, pid, None, space.amount, "tax", space.name)
     elif pos == GO_TO_JAIL:
         send_to_jail(s, events, pid, "")
+    elif space.kind == "free_parking" and dice_total:  # come to rest there by a roll
+        collect_pot(s, events, pid)
 
 
 def utility_rent(s: dict, events: list, p: dict, prop: str, dice_total: int, card) -> None:
@@ -351,12 +355,15 @@ def cmd_pay_jail_fine(s: dict, events: list, c: dict) -> None:
         )
     p["cash"] -= JAIL_FINE
     p["in_jail"], p["jail_attempts"] = False, 0
+    pot = feed_pot(s, JAIL_FINE, "jail_fine")
+    where = f" (into the Free Parking pot, now {money(s['bank']['free_parking'])})" if pot else ""
     event(
         s,
         events,
         "jail_fine_paid",
-        f"{p['name']} paid the {JAIL_FINE} fine and left Jail; now roll and move as normal.",
+        f"{p['name']} paid the {JAIL_FINE} fine{where} and left Jail; now roll and move as normal.",
         player=p["id"],
+        **({"free_parking": JAIL_FINE} if pot else {}),
     )
 
 

@@ -15,12 +15,8 @@ from pathlib import Path
 
 import sqlite_utils
 
-from banker.store.errors import DiskFull, SchemaTooNew, is_disk_full
-
-# The database layout's version (PRAGMA user_version); raise it with any change a previous
-# banker could not read, so that one refuses the file instead of damaging it.
-# 2: the row's undo entries name the version of their state; `undo_base` (log.py).
-SCHEMA_VERSION = 2
+from banker.store import migrations
+from banker.store.errors import DiskFull, is_disk_full
 
 
 def default_database_path() -> Path:
@@ -70,17 +66,25 @@ class Database:
         self._connections_lock = threading.Lock()
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        db = self._db()
-        found = db.execute("PRAGMA user_version").fetchone()[0]
-        if found > SCHEMA_VERSION:  # written by a newer banker: change nothing in it
-            raise SchemaTooNew(
-                f"The database {self.path} was written by a newer banker (schema version "
-                f"{found}; this banker knows up to {SCHEMA_VERSION}): upgrade banker to use it."
-            )
-        db.enable_wal()
-        migrate(db)
-        if found < SCHEMA_VERSION:
-            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        with migrations.explained(self.path):
+            db = self._db()
+            migrations.check(db, self.path)
+            db.enable_wal()  # a backup's copy is not in WAL mode: served, it is again
+            if migrations.needs_writing(db):
+                self._migrate(db)
+
+    def _migrate(self, db: sqlite_utils.Database) -> None:
+        """Run the steps not yet recorded and mark the file, in one write transaction (a
+        process opening the file at the same moment waits, then finds it done)."""
+        with self._writer:
+            db.conn.execute("BEGIN IMMEDIATE")
+            try:
+                migrations.migrate(db)
+                migrations.mark(db)
+                db.conn.commit()
+            except BaseException:
+                db.conn.rollback()
+                raise
 
     def _db(self) -> sqlite_utils.Database:
         """This thread's connection (SQLite connections must not be shared mid-transaction)."""
@@ -167,6 +171,17 @@ class Database:
         """The first row of a query as a dict, or None."""
         return next(iter(self._db().query(sql, params)), None)
 
+    def check_writable(self) -> None:
+        """Raise SQLite's error (SQLITE_READONLY…) unless this process may write the file: a
+        write that is rolled back (SQLite opens a file it may not write for reading only)."""
+        db = self._db()
+        with self._writer:
+            db.conn.execute("BEGIN IMMEDIATE")
+            try:
+                db.conn.execute(f"PRAGMA user_version = {migrations.SCHEMA_VERSION}")
+            finally:
+                db.conn.rollback()
+
     def close(self) -> None:
         """Close every connection this store opened."""
         with self._connections_lock:
@@ -174,109 +189,6 @@ class Database:
                 conn.close()
             self._connections.clear()
         self._local = threading.local()
-
-
-def migrate(db: sqlite_utils.Database) -> None:
-    """Create the tables and indexes; safe to run any number of times."""
-    db["games"].create(
-        {
-            "id": str,
-            "edition": str,
-            "names": str,
-            "options": str,
-            "banker_token": str,
-            "version": int,
-            "state": str,
-            "created_at": str,
-        },
-        pk="id",
-        not_null={"edition", "names", "options", "banker_token", "version", "state"},
-        if_not_exists=True,
-    )
-    db["player_tokens"].create(
-        {"token": str, "game_id": str, "player_id": str, "revoked": int},
-        pk="token",
-        not_null={"game_id", "player_id", "revoked"},
-        defaults={"revoked": 0},
-        foreign_keys=[("game_id", "games", "id")],
-        if_not_exists=True,
-    )
-    _create_log_tables(db)
-    db["player_tokens"].create_index(["game_id"], if_not_exists=True)
-    # A game resumed elsewhere from its snapshot: its players' old links point to the copy.
-    db["moved_games"].create(
-        {"game_id": str, "moved_to": str}, pk="game_id", not_null={"moved_to"}, if_not_exists=True
-    )
-    # The display's token (games created before it get one when first loaded).
-    if "display_token" not in db["games"].columns_dict:
-        db["games"].add_column("display_token", str)
-    db["games"].create_index(["display_token"], if_not_exists=True)
-    # The state the bottom undo entry takes the game back to (schema 2, see store/log.py).
-    if "undo_base" not in db["games"].columns_dict:
-        db["games"].add_column("undo_base", str)
-    # Banker and display tokens replaced by new links (players' stay in player_tokens).
-    db["revoked_tokens"].create(
-        {"token": str, "game_id": str, "seat": str},
-        pk="token",
-        not_null={"game_id", "seat"},
-        foreign_keys=[("game_id", "games", "id")],
-        if_not_exists=True,
-    )
-    _scoped_keys(db)
-
-
-def _scoped_keys(db: sqlite_utils.Database) -> None:
-    """Idempotency keys are scoped to a game and a token (key_scope(token); "" for the pages'
-    own keys and for keys stored before scopes existed), unique among keyed commands."""
-    if "key_scope" not in db["commands"].columns_dict:
-        db["commands"].add_column("key_scope", str, not_null_default="")
-    db.execute("drop index if exists commands_idempotency_key")
-    # Only keyed commands in the index (partial): a command sent without a key, most of them,
-    # then writes no index page; `idempotency_key = ?` still finds a key through it.
-    found = db.execute(
-        "select sql from sqlite_master where name = 'commands_scoped_idempotency_key'"
-    ).fetchone()
-    if found is not None and "where" not in found[0].lower():
-        db.execute("drop index commands_scoped_idempotency_key")
-    db.execute(
-        "create unique index if not exists commands_scoped_idempotency_key on commands "
-        "(game_id, key_scope, idempotency_key) where idempotency_key is not null"
-    )
-
-
-def _create_log_tables(db: sqlite_utils.Database) -> None:
-    """The append-only log: commands (with answers for keyed ones) and their events."""
-    db["commands"].create(
-        {
-            "game_id": str,
-            "version": int,
-            "command": str,
-            "idempotency_key": str,
-            "response": str,
-            "at": str,
-        },
-        pk=("game_id", "version"),
-        not_null={"command", "response", "at"},
-        foreign_keys=[("game_id", "games", "id")],
-        if_not_exists=True,
-    )
-    db["events"].create(
-        {
-            "game_id": str,
-            "seq": int,
-            "version": int,
-            "type": str,
-            "text": str,
-            "data": str,
-            "at": str,
-            "undone": int,
-        },
-        pk=("game_id", "seq"),
-        not_null={"version", "type", "text", "data", "at", "undone"},
-        defaults={"undone": 0},
-        foreign_keys=[("game_id", "games", "id")],
-        if_not_exists=True,
-    )
 
 
 def backup(database: str | Path, destination: str | Path) -> int:
@@ -294,6 +206,8 @@ def backup(database: str | Path, destination: str | Path) -> int:
     partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
     src = sqlite_utils.Database(sqlite3.connect(source, timeout=10))
     try:
+        with migrations.explained(str(database)):
+            migrations.check(src, str(database))  # banker's, whole: else nothing is written
         dst = sqlite3.connect(partial)
         try:
             src.conn.backup(dst)

@@ -65,6 +65,14 @@ class SchemaTooNew(StoreError):
     code = "schema_too_new"
 
 
+class NotBankers(StoreError):
+    """The file is not a SQLite database, or is another program's: banker leaves it alone."""
+
+
+class DatabaseDamaged(StoreError):
+    """SQLite finds the database damaged (a page overwritten, a file cut short)."""
+
+
 class SnapshotRefused(StoreError):
     """A snapshot that cannot be resumed: 400 (malformed) or 422 (its log does not hold)."""
 

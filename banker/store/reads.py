@@ -9,8 +9,11 @@ from banker import rules
 from banker import snapshot as snapshots
 from banker.store.errors import GameNotFound
 
+# The names as they are now (a player renamed or added since the game was created).
 _GAME_LIST = (
-    "select g.id as game_id, g.edition, g.names, g.version, g.created_at, "
+    "select g.id as game_id, g.edition, g.version, g.created_at, "
+    "(select json_group_array(json_extract(p.value, '$.name')) "
+    "from json_each(g.state, '$.players') p) as names, "
     "json_extract(g.state, '$.status') as status, "
     "(select max(at) from commands c where c.game_id = g.id) as last from games g"
 )
@@ -35,7 +38,15 @@ def _listed(rows) -> list[dict]:
 class Reads:
     """What the pages, the story and the snapshots read back of a game."""
 
-    STORY_EVENT_TYPES = ("started", "rolled", "paid", "rent_claim_opened", "rent_asked")
+    STORY_EVENT_TYPES = (
+        "started",
+        "rolled",
+        "paid",
+        "rent_claim_opened",
+        "rent_asked",
+        "player_added",
+        "left",
+    )
 
     def recent_events(self, game_id: str, limit: int) -> list[dict]:
         """The game's `limit` latest events not undone, newest first: [{"seq","type","text"}]."""

@@ -22,7 +22,7 @@ from banker.store import log
 from banker.store.database import Database, dumps, utc_now
 from banker.store.errors import GameNotFound, SnapshotRefused, VersionConflict
 from banker.store.reads import Reads
-from banker.store.tokens import TokenIndex, new_secret
+from banker.store.tokens import TokenIndex, new_secret, seat_changes
 
 # Game ids are read aloud at the table: no look-alike characters (0/o, 1/l/i).
 _ID_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
@@ -382,6 +382,8 @@ class Store(Database, TokenIndex, Reads):
         starts, first, last = game.rounds.starts(events, seats)
         at = self.clock()
         row = log.state_text(after, public_text)
+        added, gone = seat_changes(before, after)  # a latecomer's link, or an undo of one
+        seated = {new_secret(): pid for pid in added}
 
         def write(db: sqlite_utils.Database) -> None:
             conn = db.conn
@@ -396,6 +398,8 @@ class Store(Database, TokenIndex, Reads):
                 log.keep_story_state(db, game_id, before)
             conn.executemany(log.INSERT_EVENT, log.event_rows(game_id, version, events, at))
             log.mark_undone(db, game_id, events)
+            if seated or gone:
+                self._write_seats(db, game_id, seated, gone)
             if base is None:
                 conn.execute(
                     "update games set version = ?, state = ? where id = ?", [version, row, game_id]
@@ -407,6 +411,8 @@ class Store(Database, TokenIndex, Reads):
                 )
 
         self._write(write)  # returns once committed: a group commit with other games'
+        if seated or gone:
+            self._seats_written(game, seated, gone)
         game.row = version, row
         game.rounds.first, game.rounds.last = first, last
         if base is not None:

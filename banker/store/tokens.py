@@ -6,6 +6,8 @@ from __future__ import annotations
 import hashlib
 import secrets
 
+import sqlite_utils
+
 from banker import rules
 from banker.store.errors import PlayerNotFound, UnknownSeat
 
@@ -24,6 +26,13 @@ def new_secret() -> str:
 def key_scope(token: str) -> str:
     """The scope of a token's Idempotency-Keys, stored instead of the token itself."""
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def seat_changes(before: dict, after: dict) -> tuple[list[str], list[str]]:
+    """The player ids a command seated (`add_player`) and took away (an undo of it)."""
+    old = [p["id"] for p in before["players"]]
+    new = [p["id"] for p in after["players"]]
+    return [pid for pid in new if pid not in old], [pid for pid in old if pid not in new]
 
 
 class TokenIndex:
@@ -170,6 +179,31 @@ class TokenIndex:
             for t in old:
                 self._token_games.pop(t, None)
             return token
+
+    @staticmethod
+    def _write_seats(
+        db: sqlite_utils.Database, game_id: str, added: dict[str, str], gone: list[str]
+    ) -> None:
+        """In a command's transaction: a token for each player it seated (their link, which a
+        new link replaces as any player's), and none any more for a player an undo took away
+        (the id is never given again: the token would open nothing)."""
+        if added:
+            db["player_tokens"].insert_all(
+                {"token": token, "game_id": game_id, "player_id": pid, "revoked": 0}
+                for token, pid in added.items()
+            )
+        for pid in gone:
+            db.execute(
+                "delete from player_tokens where game_id = ? and player_id = ?", [game_id, pid]
+            )
+
+    def _seats_written(self, game, added: dict[str, str], gone: list[str]) -> None:
+        """Once committed: the in-memory tokens follow (a new dict swapped in whole)."""
+        dropped = [t for t, pid in game.player_tokens.items() if pid in gone]
+        tokens = {t: pid for t, pid in game.player_tokens.items() if pid not in gone}
+        game.player_tokens = {**tokens, **added}
+        for token in dropped:
+            self._token_games.pop(token, None)
 
     def _forget_tokens_of(self, game_id: str) -> None:
         """A removed game's tokens leave the in-memory maps."""

@@ -94,7 +94,7 @@ def shortage_game(http, edition="g0009", options=None):
     for p in ["st-james-place", "tennessee-avenue", "new-york-avenue"] * 2 + ["st-james-place"]:
         g.do(type="build", property=p)
     s = g.state
-    assert s["bank"] == {"houses": 1, "hotels": 10}
+    assert s["bank"] == {"houses": 1, "hotels": 10, "free_parking": 0}
     return g
 
 

@@ -41,7 +41,7 @@ def test_create_answers_201_with_every_named_field(http):
     s = created["state"]
     assert s["game_id"] == created["game_id"]
     assert s["version"] == 0 and s["edition"] == "g0009" and s["status"] == "setup"
-    assert s["bank"] == {"houses": 32, "hotels": 12}
+    assert s["bank"] == {"houses": 32, "hotels": 12, "free_parking": 0}
     assert isinstance(s["options"], dict)
     assert [p["id"] for p in s["players"]] == ids
     for p, name in zip(s["players"], ["Ann", "Bob", "Cat"], strict=True):

@@ -40,13 +40,13 @@ def test_build_evenly_hotel_and_sell_back(http):
         4,
         4,
     ]
-    assert s["bank"] == {"houses": 24, "hotels": 12}
+    assert s["bank"] == {"houses": 24, "hotels": 12, "free_parking": 0}
     s = g.do(type="build", property="mediterranean-avenue")["state"]
     assert pick(s["properties"]["mediterranean-avenue"], ("houses", "hotel")) == {
         "houses": 0,
         "hotel": True,
     }
-    assert s["bank"] == {"houses": 28, "hotels": 11}
+    assert s["bank"] == {"houses": 28, "hotels": 11, "free_parking": 0}
     assert s["players"][0]["cash"] == cash - 9 * 50
     g.refused(422, {"type": "build", "property": "mediterranean-avenue"})  # hotel is the maximum
     g.refused(422, {"type": "sell_building", "property": "baltic-avenue"})  # uneven
@@ -55,7 +55,7 @@ def test_build_evenly_hotel_and_sell_back(http):
         "houses": 4,
         "hotel": False,
     }
-    assert s["bank"] == {"houses": 24, "hotels": 12}
+    assert s["bank"] == {"houses": 24, "hotels": 12, "free_parking": 0}
     assert s["players"][0]["cash"] == cash - 9 * 50 + 25
     s = g.do(type="sell_building", property="baltic-avenue")["state"]
     assert s["properties"]["baltic-avenue"]["houses"] == 3 and s["bank"]["houses"] == 25
@@ -94,7 +94,7 @@ def test_hotel_shortage_ruling(http):
     assert pick(med, ("houses", "hotel")) == {"houses": 0, "hotel": False}
     # Baltic's hotel is sold down to one house (the Bank's last): half of 50 + 3 x 50
     assert pick(bal, ("houses", "hotel")) == {"houses": 1, "hotel": False}
-    assert s["bank"] == {"houses": 0, "hotels": 12}
+    assert s["bank"] == {"houses": 0, "hotels": 12, "free_parking": 0}
     assert s["players"][0]["cash"] == cash + (50 + 4 * 50) // 2 + (50 + 3 * 50) // 2
 
 
@@ -106,7 +106,7 @@ def test_hotel_shortage_ruling_other_hotel_goes_bare_without_houses(http):
     s = g.do(type="sell_building", property="baltic-avenue")["state"]
     for p in ("mediterranean-avenue", "baltic-avenue"):
         assert pick(s["properties"][p], ("houses", "hotel")) == {"houses": 0, "hotel": False}
-    assert s["bank"] == {"houses": 0, "hotels": 12}
+    assert s["bank"] == {"houses": 0, "hotels": 12, "free_parking": 0}
     assert s["players"][0]["cash"] == cash + 125 + 125
 
 
@@ -143,7 +143,7 @@ def test_hotel_shortage_ruling_three_street_set(http):
     g.do(type="build", property="oriental-avenue")  # hotel: 4 houses back
     g.do(type="build", property="tennessee-avenue")
     g.do(type="build", property="new-york-avenue")
-    assert g.state["bank"] == {"houses": 3, "hotels": 9}
+    assert g.state["bank"] == {"houses": 3, "hotels": 9, "free_parking": 0}
     cash = g.cash("p1")
     s = g.do(type="sell_building", property="oriental-avenue")["state"]
     props = s["properties"]
@@ -152,7 +152,7 @@ def test_hotel_shortage_ruling_three_street_set(http):
         {"houses": 0, "hotel": False}, {"houses": 1, "hotel": False},
         {"houses": 1, "hotel": False},
     ]  # fmt: skip
-    assert s["bank"] == {"houses": 3 + 6, "hotels": 10}
+    assert s["bank"] == {"houses": 3 + 6, "hotels": 10, "free_parking": 0}
     assert s["players"][0]["cash"] == cash + 125 + 75 + 75
 
 
@@ -177,7 +177,7 @@ def test_hotel_building_auction(http):
         "houses": 0,
         "hotel": True,
     }
-    assert s["bank"] == {"houses": 28, "hotels": 11}
+    assert s["bank"] == {"houses": 28, "hotels": 11, "free_parking": 0}
     assert s["players"][0]["cash"] == cash - 10
 
 

@@ -257,7 +257,7 @@ def test_bankrupt_to_the_bank_sells_buildings_and_auctions_bare_deeds(http):
     s = g.land("p2", 4)["state"]
     assert debt(s) == {"debtor": "p2", "creditor": None, "amount": 200, "can_raise": 25 * 2 + 60}
     s = g.do(type="bankrupt", player="p2")["state"]
-    assert s["bank"] == {"houses": 32, "hotels": 12}
+    assert s["bank"] == {"houses": 32, "hotels": 12, "free_parking": 0}
     for prop in ("mediterranean-avenue", "baltic-avenue"):
         assert pick(s["properties"][prop], ("owner", "mortgaged", "houses", "hotel")) == {
             "owner": None,

@@ -45,7 +45,7 @@ def test_creating_a_game_answers_201_with_tokens_urls_and_the_state_at_version_0
     state = body["state"]
     assert (state["game_id"], state["version"], state["status"]) == (game_id, 0, "setup")
     assert state["edition"] == "g0009"
-    assert state["bank"] == {"houses": 32, "hotels": 12}
+    assert state["bank"] == {"houses": 32, "hotels": 12, "free_parking": 0}
     assert len(state["properties"]) == 28
     assert not any(key.startswith("_") for key in state)
     assert r.headers["Location"] == f"http://localhost/api/v1/games/{game_id}"

@@ -211,6 +211,9 @@ def test_the_bankers_commands_are_refused_to_a_player_even_when_the_rules_allow_
         "bankrupt": {"type": "bankrupt", "player": "p1"},
         "adjust": {"type": "adjust", "player": "p1", "amount": 500, "reason": "please"},
         "move": {"type": "move", "player": "p1", "position": 39},
+        "rename_player": {"type": "rename_player", "player": "p1", "name": "Annie"},
+        "add_player": {"type": "add_player", "name": "Dan"},
+        "leave": {"type": "leave", "player": "p1"},
     }.get(kind, {"type": kind})
     forbidden(api, command, api.tokens["p1"], BANKER_ONLY[kind])
 

@@ -13,7 +13,7 @@ CONTRACT_COMMANDS = {
     "claim_rent", "pay_jail_fine", "use_jail_card", "build", "sell_building",
     "building_auction", "mortgage", "unmortgage", "trade", "pay_debt", "bankrupt",
     "call_time", "adjust", "move", "undo", "score_game", "stop", "propose_trade",
-    "accept_trade", "decline_trade",
+    "accept_trade", "decline_trade", "rename_player", "add_player", "leave",
 }  # fmt: skip
 
 

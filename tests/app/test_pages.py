@@ -408,6 +408,7 @@ def test_the_start_form_creates_a_game_and_this_phone_lists_it_to_resume(client)
         "hotel_shortage_ruling": True,
         "private_cash": False,
         "players_act": False,
+        "free_parking_jackpot": False,
     }  # fmt: skip (its switch was not ticked)
     stranger = client.application.test_client()
     assert f'href="/games/{game_id}"' not in stranger.get("/").get_data(as_text=True)

@@ -36,6 +36,9 @@ def as_schema_1(path) -> tuple[str, dict]:
         "on commands (game_id, key_scope, idempotency_key)"
     )
     conn.execute("pragma user_version = 1")
+    # Nor did it mark its files or record numbered steps (banker/store/migrations.py).
+    conn.execute("drop table _sqlite_migrations")
+    conn.execute("pragma application_id = 0")
     conn.commit()
     conn.close()
     return game_id, full

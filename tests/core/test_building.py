@@ -36,7 +36,7 @@ def test_once_you_own_every_street_in_a_color_set_you_buy_houses_at_the_deeds_ho
     g.do(type="build", property="boardwalk")
     assert g.texts() == ["Ann built a house on Boardwalk for 200."]
     assert g.cashes() == {"p1": 1300, "p2": 1500, "p3": 1500}
-    assert g.state["bank"] == {"houses": 31, "hotels": 12}
+    assert g.state["bank"] == {"houses": 31, "hotels": 12, "free_parking": 0}
     assert g.prop("boardwalk") == deed("p1", houses=1)
     assert g.prop("park-place") == deed("p1")
     assert g.pending == pending()
@@ -149,7 +149,7 @@ def test_build_evenly_one_house_on_every_street_before_a_second_on_any(edition):
         deed("p1", houses=1),
     ]
     assert g.cashes()["p1"] == 1500 - 4 * 200
-    assert g.state["bank"] == {"houses": 28, "hotels": 12}
+    assert g.state["bank"] == {"houses": 28, "hotels": 12, "free_parking": 0}
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
@@ -162,13 +162,13 @@ def test_a_street_holds_at_most_four_houses_then_its_next_building_is_a_hotel(ed
         for prop in DARK_BLUE:
             g.do(type="build", property=prop)
     assert [g.prop(p) for p in DARK_BLUE] == [deed("p1", houses=4)] * 2
-    assert g.state["bank"] == {"houses": 24, "hotels": 12}
+    assert g.state["bank"] == {"houses": 24, "hotels": 12, "free_parking": 0}
     g.do(type="build", property="boardwalk")
     assert g.texts() == [
         "Ann built a hotel on Boardwalk for 200, returning its four houses to the Bank."
     ]
     assert g.prop("boardwalk") == deed("p1", hotel=True)
-    assert g.state["bank"] == {"houses": 28, "hotels": 11}
+    assert g.state["bank"] == {"houses": 28, "hotels": 11, "free_parking": 0}
     assert g.cashes()["p1"] == 2000 - 9 * 200
 
 
@@ -180,11 +180,11 @@ def test_a_hotel_costs_its_hotel_price_and_the_streets_four_houses_go_back_to_th
     houses back to the Bank, and put one hotel on the street." """
     g = started(edition)
     g.own("p1", *LIGHT_BLUE, houses=4)
-    assert g.state["bank"] == {"houses": 20, "hotels": 12}
+    assert g.state["bank"] == {"houses": 20, "hotels": 12, "free_parking": 0}
     g.do(type="build", property="connecticut-avenue")
     assert g.prop("connecticut-avenue") == deed("p1", hotel=True)
     assert g.prop("oriental-avenue") == deed("p1", houses=4)
-    assert g.state["bank"] == {"houses": 24, "hotels": 11}
+    assert g.state["bank"] == {"houses": 24, "hotels": 11, "free_parking": 0}
     assert g.cashes()["p1"] == 1450
 
 
@@ -219,7 +219,7 @@ def test_a_hotel_counts_as_five_houses_when_building_evenly(edition):
     g.do(type="build", property="vermont-avenue")
     g.do(type="build", property="connecticut-avenue")
     assert [g.prop(p) for p in LIGHT_BLUE] == [deed("p1", hotel=True)] * 3
-    assert g.state["bank"] == {"houses": 32, "hotels": 9}
+    assert g.state["bank"] == {"houses": 32, "hotels": 9, "free_parking": 0}
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
@@ -265,10 +265,10 @@ def test_with_no_houses_left_you_must_wait_until_some_return(edition):
     g.own("p2", *LIGHT_BLUE, houses=1)  # Bob's houses come back
     bank(g, houses=0)
     g.do(type="sell_building", property="vermont-avenue")
-    assert g.state["bank"] == {"houses": 1, "hotels": 12}
+    assert g.state["bank"] == {"houses": 1, "hotels": 12, "free_parking": 0}
     g.do(type="build", property="boardwalk")
     assert g.prop("boardwalk") == deed("p1", houses=1)
-    assert g.state["bank"] == {"houses": 0, "hotels": 12}
+    assert g.state["bank"] == {"houses": 0, "hotels": 12, "free_parking": 0}
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
@@ -334,7 +334,7 @@ def test_the_winner_of_a_building_auction_pays_the_bid_to_the_bank_and_places_it
     assert g.texts() == ["Ann won the house at auction for 260 and placed it on Park Place."]
     assert g.cashes() == {"p1": 1240, "p2": 1500, "p3": 1500}
     assert g.prop("park-place") == deed("p1", houses=1)
-    assert g.state["bank"] == {"houses": 0, "hotels": 12}
+    assert g.state["bank"] == {"houses": 0, "hotels": 12, "free_parking": 0}
     assert g.pending == pending()
 
 
@@ -388,7 +388,7 @@ def test_the_last_hotel_can_be_auctioned_and_takes_back_the_four_houses(edition)
     g.do(type="close_auction", property="oriental-avenue")
     assert g.cashes() == {"p1": 1500, "p2": 1459, "p3": 1500}
     assert g.prop("oriental-avenue") == deed("p2", hotel=True)
-    assert g.state["bank"] == {"houses": 32 - 8 - 12 + 4, "hotels": 0}
+    assert g.state["bank"] == {"houses": 32 - 8 - 12 + 4, "hotels": 0, "free_parking": 0}
     assert g.pending == pending()
 
 
@@ -399,7 +399,7 @@ def test_a_building_auction_nobody_bids_in_leaves_the_building_in_the_bank():
     g.do(type="building_auction", kind="house")
     g.do(type="close_auction")
     assert g.texts() == ["Nobody bid: the house stays in the Bank."]
-    assert g.state["bank"] == {"houses": 1, "hotels": 12}
+    assert g.state["bank"] == {"houses": 1, "hotels": 12, "free_parking": 0}
     assert g.cashes()["p1"] == 1500
     assert g.pending == pending()
 
@@ -443,7 +443,7 @@ def test_a_house_sells_back_for_half_its_purchase_cost(edition):
     assert g.texts() == ["Ann sold a house on Vermont Avenue back to the Bank for 25."]
     assert g.cashes()["p1"] == 1525
     assert g.prop("vermont-avenue") == deed("p1")
-    assert g.state["bank"] == {"houses": 30, "hotels": 12}
+    assert g.state["bank"] == {"houses": 30, "hotels": 12, "free_parking": 0}
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
@@ -482,14 +482,14 @@ def test_a_hotel_sells_for_half_and_comes_back_as_four_houses(edition):
     the leaflet instructs." """
     g = started(edition)
     g.own("p1", *DARK_BLUE, hotel=True)
-    assert g.state["bank"] == {"houses": 32, "hotels": 10}
+    assert g.state["bank"] == {"houses": 32, "hotels": 10, "free_parking": 0}
     g.do(type="sell_building", property="boardwalk")
     assert g.texts() == [
         "Ann sold the hotel (it comes back as four houses) on Boardwalk back to the Bank for 100."
     ]
     assert g.cashes()["p1"] == 1600
     assert g.prop("boardwalk") == deed("p1", houses=4)
-    assert g.state["bank"] == {"houses": 28, "hotels": 11}
+    assert g.state["bank"] == {"houses": 28, "hotels": 11, "free_parking": 0}
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
@@ -530,7 +530,7 @@ def test_with_fewer_than_four_houses_in_the_bank_the_hotel_development_goes_back
     assert g.cashes()["p1"] == 1500 + 500 + 400
     assert g.prop("boardwalk") == deed("p1")
     assert g.prop("park-place") == deed("p1", houses=1)
-    assert g.state["bank"] == {"houses": 2, "hotels": 12}
+    assert g.state["bank"] == {"houses": 2, "hotels": 12, "free_parking": 0}
     assert g.texts() == [
         "Ann sold the whole hotel development on Boardwalk back to the Bank "
         "(the Bank lacked four houses; the dark blue set sold down evenly) for "
@@ -550,7 +550,7 @@ def test_under_the_hotel_shortage_ruling_houses_elsewhere_in_the_set_are_sold_do
     # Pacific 500; North Carolina 3 houses 300; Pennsylvania hotel to one house 400.
     assert g.cashes()["p1"] == 1500 + 500 + 300 + 400
     assert [g.prop(p) for p in GREEN] == [deed("p1"), deed("p1", houses=1), deed("p1", houses=1)]
-    assert g.state["bank"] == {"houses": 3 - 1, "hotels": 12}
+    assert g.state["bank"] == {"houses": 3 - 1, "hotels": 12, "free_parking": 0}
 
 
 def test_under_the_hotel_shortage_ruling_a_hotel_that_would_need_houses_the_bank_lacks_goes_bare():
@@ -562,7 +562,7 @@ def test_under_the_hotel_shortage_ruling_a_hotel_that_would_need_houses_the_bank
     g.do(type="sell_building", property="park-place")
     assert g.cashes()["p1"] == 1500 + 500 + 500
     assert [g.prop(p) for p in DARK_BLUE] == [deed("p1"), deed("p1")]
-    assert g.state["bank"] == {"houses": 0, "hotels": 12}
+    assert g.state["bank"] == {"houses": 0, "hotels": 12, "free_parking": 0}
 
 
 def test_under_the_hotel_shortage_ruling_bare_and_one_house_streets_stay_as_they_are():
@@ -579,7 +579,7 @@ def test_under_the_hotel_shortage_ruling_bare_and_one_house_streets_stay_as_they
         deed("p1", houses=1),
         deed("p1", houses=1),
     ]
-    assert g.state["bank"] == {"houses": 8, "hotels": 12}
+    assert g.state["bank"] == {"houses": 8, "hotels": 12, "free_parking": 0}
 
 
 def test_with_four_houses_in_the_bank_the_ordinary_hotel_sale_applies_even_under_the_ruling():
@@ -591,7 +591,7 @@ def test_with_four_houses_in_the_bank_the_ordinary_hotel_sale_applies_even_under
     g.do(type="sell_building", property="boardwalk")
     assert g.cashes()["p1"] == 1600
     assert g.prop("boardwalk") == deed("p1", houses=4)
-    assert g.state["bank"] == {"houses": 0, "hotels": 11}
+    assert g.state["bank"] == {"houses": 0, "hotels": 11, "free_parking": 0}
 
 
 @pytest.mark.parametrize(
@@ -634,7 +634,7 @@ def test_an_auctioned_building_the_winner_can_no_longer_place_stays_in_the_bank(
     g.do(type="building_auction", kind="house")
     g.do(type="bid", player="p2", amount=30)
     g.do(type="sell_building", property="pacific-avenue")  # the hotel takes the four houses
-    assert g.state["bank"] == {"houses": 0, "hotels": 10}
+    assert g.state["bank"] == {"houses": 0, "hotels": 10, "free_parking": 0}
     g.do(type="close_auction", property="vermont-avenue")
     assert g.texts() == [
         "Bob can no longer legally place the house or pay 30 for it: no sale, "
@@ -650,6 +650,6 @@ def test_an_auctioned_building_the_winner_can_no_longer_place_stays_in_the_bank(
     g.do(type="bid", player="p1", amount=10)
     g.do(type="mortgage", property="park-place")
     g.do(type="close_auction")
-    assert g.state["bank"] == {"houses": 1, "hotels": 12}
+    assert g.state["bank"] == {"houses": 1, "hotels": 12, "free_parking": 0}
     assert [g.prop(p) for p in DARK_BLUE] == [deed("p1", mortgaged=True), deed("p1")]
     assert g.cashes()["p1"] == 1500 + 175

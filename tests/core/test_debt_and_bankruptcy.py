@@ -73,7 +73,7 @@ def test_pay_the_debt_once_selling_and_mortgaging_have_raised_the_cash(edition):
     assert g.texts() == ["Ann paid the Bank 200 (debt settled)."]
     assert g.cashes() == {"p1": 35, "p2": 1500, "p3": 1500}
     assert g.pending == pending()
-    assert g.state["bank"] == {"houses": 32, "hotels": 12}
+    assert g.state["bank"] == {"houses": 32, "hotels": 12, "free_parking": 0}
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
@@ -156,7 +156,7 @@ def test_a_hotel_the_bank_cannot_take_back_raises_no_cash():
     g.refused(DomainError, type="sell_building", property="boardwalk")
     g.do(type="bankrupt", player="p1")
     assert g.player("p1")["eliminated"] is True
-    assert g.state["bank"] == {"houses": 3, "hotels": 12}
+    assert g.state["bank"] == {"houses": 3, "hotels": 12, "free_parking": 0}
 
 
 def test_houses_sold_first_can_give_the_bank_what_a_hotel_needs_to_come_back():
@@ -242,7 +242,7 @@ def test_g0009_bankrupt_to_a_player_buildings_are_sold_and_everything_passes_mor
         "eliminated": True,
     }
     assert g.player("p2")["jail_cards"] == ["chance"]
-    assert g.state["bank"] == {"houses": 32, "hotels": 10}
+    assert g.state["bank"] == {"houses": 32, "hotels": 10, "free_parking": 0}
     assert g.pending == pending()
     assert g.state["status"] == "playing"
     assert g.whose_turn == "p2"
@@ -337,7 +337,7 @@ def test_bankrupt_to_the_bank_the_deeds_return_unmortgaged_and_are_auctioned_in_
     assert g.texts() == [
         "Ann is bankrupt to the Bank and out of the game: 110 in cash goes to the Bank; the deeds "
         "return unmortgaged and are auctioned; jail cards go back to their decks.",
-        "Returned by a bankrupt player: the Banker auctions Mediterranean Avenue; bids open at 10.",
+        "Returned to the Bank: the Banker auctions Mediterranean Avenue; bids open at 10.",
     ]
     assert g.pending == pending(
         auction={"item": "mediterranean-avenue", "high_bid": 0, "high_bidder": None},
@@ -347,7 +347,7 @@ def test_bankrupt_to_the_bank_the_deeds_return_unmortgaged_and_are_auctioned_in_
         assert g.prop(prop) == deed()
     assert g.cashes() == {"p1": 0, "p2": 1500, "p3": 1500}
     assert g.player("p1")["jail_cards"] == []
-    assert g.state["bank"] == {"houses": 32, "hotels": 12}
+    assert g.state["bank"] == {"houses": 32, "hotels": 12, "free_parking": 0}
     g.refused(DomainError, type="roll", player="p2", dice=[1, 2])
     g.do(type="bid", player="p3", amount=10)
     g.do(type="close_auction")

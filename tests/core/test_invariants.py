@@ -1,8 +1,14 @@
 """Random tables: thousands of commands, legal and not, through the core; the Bank's books hold.
 
 After every accepted command: 32 houses and 12 hotels in all, every deed with one owner still in
-the game or the Bank, no negative cash, even building in every set. A refused command changes
-nothing. Replaying the accepted commands gives the same state.
+the game or the Bank, no negative cash, even building in every set, a Free Parking pot never
+negative (and 0 without the house rule). A refused command changes nothing. Replaying the
+accepted commands gives the same state. Random games rename, add and lose players too.
+
+Money is conserved, the pot counting as the Bank's: a game with the Free Parking jackpot is
+played alongside the same game without it, command for command, for as long as the two answer
+alike. The players of the two hold the same cash but for what was collected from the pot, the
+pot shrinking by exactly that; and the pot changes only by what its events say went in and out.
 """
 
 from __future__ import annotations
@@ -41,6 +47,9 @@ TYPES = [
     "adjust",
     "move",
     "undo",
+    "rename_player",
+    "add_player",
+    "leave",
     "teleport",
 ]
 # The table mostly rolls and settles what the roll opened; the rest is drawn less often.
@@ -234,7 +243,17 @@ def a_command(data, s) -> dict:
         )
     elif kind == "move":
         c.update(player=a_player(data, s), position=data.draw(st.integers(-1, 40)))
+    elif kind in ("rename_player", "add_player"):
+        c["name"] = data.draw(st.sampled_from(NAMES))
+        if kind == "rename_player":
+            c["player"] = a_player(data, s)
+    elif kind == "leave":
+        c["player"] = a_player(data, s)
     return c
+
+
+# Names for the changing table: new ones, taken ones, look-alikes and malformed ones.
+NAMES = ["Gus", "Hal", "Ivy", "ann", "B0b", "Сat", "Ann & Zed", "", "x" * 31, 7, None]
 
 
 # --- arranging a table ------------------------------------------------------------------------
@@ -315,6 +334,11 @@ def check_books(s: dict) -> None:
             assert not any(x["mortgaged"] for x in streets), (group, streets)
     if s["status"] == "finished":
         assert s["winners"]
+    pot = bank["free_parking"]
+    assert pot >= 0 and (pot == 0 or s["options"]["free_parking_jackpot"]), bank
+    ids = [p["id"] for p in s["players"]]
+    assert len(set(ids)) == len(ids) and s["_players"] >= len(ids), ids
+    assert len(live_ids(s)) <= 6 or s["status"] != "playing"
     json.dumps(public_state(s))
     assert not [k for k in public_state(s) if k.startswith("_")]
 
@@ -322,21 +346,78 @@ def check_books(s: dict) -> None:
 def play(data, s, steps: int) -> tuple[dict, list[dict]]:
     """Apply drawn commands to s; the final state and the accepted commands."""
     accepted = []
+    shadow = Shadow(s)
     for _ in range(steps):
         c = a_command(data, s)
         before = json.dumps(s)  # a faithful and much faster copy than deepcopy here
         try:
-            new, _events = apply(s, c)
+            new, events = apply(s, c)
         except DomainError as e:  # BadCommand included
             assert isinstance(e.message, str) and e.message
             assert json.dumps(s) == before, c
+            shadow.follow(c, None)
             continue
         assert json.dumps(s) == before, c  # the core never changes the state it was given
         assert new["version"] == s["version"] + 1
         check_books(new)
+        check_pot_events(s, new, events)
+        shadow.follow(c, (new, events))
         accepted.append(c)
         s = new
     return s, accepted
+
+
+# --- money is conserved, the pot counting as the Bank's ------------------------------------------
+
+
+def cash(s: dict) -> int:
+    return sum(p["cash"] for p in s["players"])
+
+
+def check_pot_events(before: dict, after: dict, events: list[dict]) -> None:
+    """The pot changes by what the command's events put in and took out, nothing else."""
+    put_in = sum(e.get("free_parking", 0) for e in events if e["type"] != "free_parking")
+    taken = sum(e.get("amount", 0) for e in events if e["type"] == "free_parking")
+    change = after["bank"]["free_parking"] - before["bank"]["free_parking"]
+    undone = any(e["type"] == "undone" for e in events)
+    assert undone or change == put_in - taken, (change, put_in, taken, events)
+
+
+class Shadow:
+    """The same game without the Free Parking jackpot, fed the same commands while it answers
+    alike (a collection changes a player's cash, so the two may part ways later)."""
+
+    def __init__(self, s: dict):
+        self.on = s["options"].get("free_parking_jackpot") and not s["_undo"]
+        if self.on:
+            self.s = {**s, "options": {**s["options"], "free_parking_jackpot": False}}
+            self.collected = cash(s) - cash(self.s)  # 0: both start alike
+
+    def follow(self, c: dict, answered: tuple[dict, list] | None) -> None:
+        if self.on and self.collected and c.get("type") in ("leave", "bankrupt"):
+            self.on = False  # a player's whole cash passes on: it differs once one collected
+        if not self.on:
+            return
+        try:
+            off, off_events = apply(self.s, c)
+        except DomainError:
+            off = None
+        if (answered is None) != (off is None):
+            self.on = False  # one accepted, the other refused: they part ways here
+            return
+        if answered is None:
+            return
+        new, events = answered
+        if [e["type"] for e in events if e["type"] != "free_parking"] != [
+            e["type"] for e in off_events
+        ]:
+            self.on = False
+            return
+        collected = cash(new) - cash(off)
+        taken = sum(e["amount"] for e in events if e["type"] == "free_parking" and "amount" in e)
+        if not any(e["type"] == "undone" for e in events):
+            assert collected == self.collected + taken, (collected, self.collected, taken)
+        self.s, self.collected = off, collected
 
 
 GAMES = st.sampled_from(
@@ -349,6 +430,8 @@ GAMES = st.sampled_from(
         ("g0009", ["Ann", "Bob", "Cat"], {"deadline": True}),
         ("classic", ["Ann", "Bob"], None),
         ("classic", ["Ann", "Bob", "Cat", "Dan"], None),
+        ("g0009", ["Ann", "Bob", "Cat"], {"free_parking_jackpot": True}),
+        ("classic", ["Ann", "Bob", "Cat", "Dan", "Eve"], {"free_parking_jackpot": True}),
     ]
 )
 

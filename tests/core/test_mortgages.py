@@ -61,7 +61,7 @@ def test_to_mortgage_a_street_first_sell_all_buildings_in_its_color_set(edition)
     g.do(type="mortgage", property="vermont-avenue")
     assert g.cashes()["p1"] == 1500 + 25 + 50
     assert g.prop("vermont-avenue") == deed("p1", mortgaged=True)
-    assert g.state["bank"] == {"houses": 32, "hotels": 12}
+    assert g.state["bank"] == {"houses": 32, "hotels": 12, "free_parking": 0}
 
 
 @pytest.mark.parametrize("edition", EDITIONS)

@@ -52,6 +52,13 @@ MALFORMED = {
         {"player": "p1"}, {"player": "p1", "position": 40},
         {"player": "p1", "position": 3, "reason": 4},
     ],
+    "rename_player": [
+        {"player": "p1"}, {"name": "Annie"}, {"player": "p9", "name": "Annie"},
+        {"player": "p1", "name": 7}, {"player": "p1", "name": ""},
+        {"player": "p1", "name": "x" * 31}, {"player": "p1", "name": "An\u200bn"},
+    ],
+    "add_player": [{}, {"name": None}, {"name": ["Dan"]}, {"name": "   "}, {"name": "D" * 101}],
+    "leave": [{}, {"player": "p9"}, {"player": 1}],
 }  # fmt: skip
 CASES = [(kind, fields) for kind, variants in MALFORMED.items() for fields in variants]
 
@@ -103,8 +110,9 @@ def test_each_command_describes_its_fields_as_a_json_schema():
             "type": {"type": "string", "enum": ["roll"]},
             "player": {
                 "type": "string",
-                "pattern": "^p[1-6]$",
-                "description": "A player id: p1 to p6 in seating order.",
+                "pattern": "^p[1-9][0-9]*$",
+                "description": "A player id: p1, p2… in the order they joined (a latecomer's is "
+                "the next number, never reused).",
                 "example": "p1",
             },
             "dice": {

@@ -396,4 +396,4 @@ def test_a_trade_leaves_the_banks_buildings_alone():
     g.own("p1", "boardwalk")
     bank(g, houses=7, hotels=3)
     g.do(**trade("p1", "p2", give={"properties": ["boardwalk"]}, receive={"cash": 1}))
-    assert g.state["bank"] == {"houses": 7, "hotels": 3}
+    assert g.state["bank"] == {"houses": 7, "hotels": 3, "free_parking": 0}

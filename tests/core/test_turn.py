@@ -61,7 +61,7 @@ def test_give_each_player_1500_and_every_token_starts_on_go(edition):
             "eliminated": False,
         },
     ]
-    assert s["bank"] == {"houses": 32, "hotels": 12}
+    assert s["bank"] == {"houses": 32, "hotels": 12, "free_parking": 0}
     assert len(s["properties"]) == 28
     assert all(
         p == {"owner": None, "mortgaged": False, "houses": 0, "hotel": False}

@@ -30,7 +30,7 @@ def test_the_variations_are_offered_with_g0009_only(option):
 def test_an_unknown_option_is_malformed():
     """API: "Options, all optional: auction_all, deadline, teams, hotel_shortage_ruling"."""
     with pytest.raises(BadCommand):
-        new_game("g1", "g0009", ["Ann", "Bob"], {"free_parking_jackpot": True})
+        new_game("g1", "g0009", ["Ann", "Bob"], {"double_go_money": True})
     with pytest.raises(BadCommand):
         new_game("g1", "g0009", ["Ann", "Bob"], {"deadline": "yes"})
 

@@ -25,6 +25,7 @@ APP_FACTORY = ("banker.web.app", "create_app")
 # and the store reads a setting a test may lower while it runs.
 LATE_IMPORTS = {
     "banker.__main__": "every command",
+    "banker.cli.games": "every command",
     "banker.serving": "create_server",
     "banker.store.service": "_kept_answers",
 }

@@ -253,10 +253,14 @@ def test_banker_backup_copies_the_database_of_a_running_server_and_the_copy_serv
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["copy.db", "--db", "missing.db"], "banker backup: There is no database at missing.db.\n"),
+        (
+            ["copy.db", "--db", "missing.db"],
+            "banker backup: There is no database at missing.db: check the path given to --db (or "
+            "$BANKER_DB); `banker serve` creates it when it first starts.\n",
+        ),
         (
             ["games.db", "--db", "games.db"],
-            "banker backup: The backup must be a different file from the database.\n",
+            "banker backup: The backup games.db is the database itself: give another file name.\n",
         ),
     ],
 )

@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 import socket
 import sqlite3
-import subprocess
 import tomllib
 from pathlib import Path
 
@@ -17,20 +16,10 @@ import banker
 from banker.__main__ import parser
 from banker.store import SCHEMA_VERSION, Store
 from tests.server.test_player_serve import decode_terminal_qr
-from tests.serving import run_banker
+from tests.serving import refused, run_banker
 
 REPO = Path(__file__).resolve().parents[2]
 OLD = "2020-01-02T03:04:05.000Z"
-
-
-def refused(result: subprocess.CompletedProcess, command: str) -> str:
-    """The one sentence on stderr of a refused command (exit 1, no traceback, nothing on out)."""
-    assert result.returncode == 1, result
-    assert "Traceback" not in result.stderr
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith(f"banker {command}: ")
-    return lines[0].removeprefix(f"banker {command}: ")
 
 
 def test_there_is_one_version_number_and_banker_version_prints_it(tmp_path):
@@ -88,8 +77,9 @@ def test_a_database_path_that_is_a_folder_is_one_sentence(tmp_path):
 def test_a_database_that_cannot_be_written_is_one_sentence(tmp_path):
     result = run_banker("serve", "--port", "0", "--db", "/proc/banker.db", cwd=tmp_path)
     assert refused(result, "serve") == (
-        "Cannot open or write the database /proc/banker.db (unable to open database file): "
-        "check that it and its folder are writable, or choose another file with --db FILE."
+        "Cannot open or write the database /proc/banker.db as root (unable to open database "
+        "file): check that it and its folder are writable by that user, or choose another file "
+        "with --db FILE."
     )
 
 

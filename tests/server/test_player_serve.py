@@ -49,7 +49,7 @@ def served(tmp_path):
     """`banker serve --public-url …` on a free loopback port: (printed lines, real base URL)."""
     public = ("--public-url", "https://bank.example/table/")
     with serving(tmp_path / "b.db", *public, port=free_port()) as running:
-        running.wait_for(r"▀[^\n]*\n")  # the QR code's last line
+        running.wait_for(r"\n▀+\n")  # the QR code's last line: its bottom margin, ▀ only
         yield running.output().splitlines(), running.url
 
 

@@ -25,12 +25,7 @@ def ref(name: str) -> dict:
 INT = {"type": "integer"}
 STR = {"type": "string"}
 BOOL = {"type": "boolean"}
-PLAYER_ID = {
-    "type": "string",
-    "pattern": "^p[1-6]$",
-    "description": "A player id: p1 to p6 in seating order.",
-    "example": "p1",
-}
+PLAYER_ID = describe_command("leave")["properties"]["player"]  # the core's: p1, p2…
 DECK = {"type": "string", "enum": ["chance", "community_chest"]}
 property_id = {"type": "string", "enum": list(DEED_IDS)}
 trade_side = describe_command("trade")["properties"]["give"]

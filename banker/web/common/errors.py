@@ -3,13 +3,15 @@ answered as JSON under /api/ and as the one error page (`guards.error_page`) els
 
 from __future__ import annotations
 
-from flask import jsonify, request
+import sqlite3
+
+from flask import current_app, jsonify, request
 from htmx_flask import make_response as htmx_response
 from werkzeug.exceptions import HTTPException
 
 from banker.rules import Refusal
 from banker.store import DiskFull
-from banker.web.common.guards import error_page
+from banker.web.common.guards import DATABASE_UNAVAILABLE, error_page, http_error_page
 
 # Short codes for Flask's own HTTP errors when they happen under /api/.
 _HTTP_CODES = {
@@ -38,9 +40,10 @@ def error_response(status: int, code: str, message: str):
 
 
 def _http_error(e: HTTPException):
-    """Flask's own errors (404, 405, 413, 500…) answer JSON under /api/, HTML elsewhere."""
+    """Flask's own errors (404, 405, 413, 500…) answer JSON under /api/, the error page
+    elsewhere."""
     if not request.path.startswith("/api/"):
-        return e
+        return http_error_page(e)
     code = _HTTP_CODES.get(e.code, (e.name or "error").lower().replace(" ", "_"))
     response, status = error_response(e.code or 500, code, e.description or e.name)
     if e.code == 405 and e.valid_methods:
@@ -55,10 +58,24 @@ def _disk_full(e: DiskFull):
     return error_page(e.status, e.message)
 
 
+def _database_error(e: sqlite3.Error):
+    """The database failed (damaged, locked too long, made read-only…): 503, logged with its
+    cause for the host; never a bare 500."""
+    current_app.logger.error(
+        "The database failed on %s %s: %s", request.method, request.path, e, exc_info=e
+    )
+    if request.path.startswith("/api/"):
+        response, status = error_response(503, "database_unavailable", DATABASE_UNAVAILABLE)
+    else:
+        response, status = error_page(503, DATABASE_UNAVAILABLE)
+    return response, status, {"Retry-After": "5"}
+
+
 def install(app) -> None:
     """Register the handlers above on the app."""
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(DiskFull, _disk_full)
+    app.register_error_handler(sqlite3.Error, _database_error)
 
 
 def link_error_page(status: int, sentence: str, refresh: bool = False):

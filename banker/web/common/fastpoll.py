@@ -58,12 +58,7 @@ class IdlePolls:
         ):
             token = path[path.index("/", 1) + 1 : -8]
             v = parse_qs(environ.get("QUERY_STRING", "")).get("v", [""])[0]
-            if (
-                v.isascii()
-                and v.isdigit()
-                and len(v) <= 12
-                and self._unchanged(path, token, int(v))
-            ):
+            if v.isascii() and v.isdigit() and len(v) <= 12 and self._still(path, token, int(v)):
                 start_response("204 NO CONTENT", list(_HEADERS))
                 return [b""]
         return self.app(environ, start_response)
@@ -107,6 +102,13 @@ class IdlePolls:
             headers.append(("Idempotent-Replayed", "true"))
         start_response("200 OK", headers)
         return [body]
+
+    def _still(self, path: str, token: str, v: int) -> bool:
+        """_unchanged, or False when the database fails: Flask then answers (503, its page)."""
+        try:
+            return self._unchanged(path, token, v)
+        except Exception:
+            return False
 
     def _unchanged(self, path: str, token: str, v: int) -> bool:
         """Whether this page's token is current and its game still at version v (a player's

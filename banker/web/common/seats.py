@@ -120,7 +120,12 @@ def _remember_first(response, cookie: str, item: str, samesite: str):
     """Put `item` first in a cookie's list (dot-separated, the 20 latest), for 400 days."""
     known = [x for x in _cookie_list(cookie) if x != item]
     response.set_cookie(
-        cookie, ".".join([item, *known][:20]), max_age=KEPT, httponly=True, samesite=samesite
+        cookie,
+        ".".join([item, *known][:20]),
+        max_age=KEPT,
+        path=request.script_root or "/",  # under --public-url's path, only there
+        httponly=True,
+        samesite=samesite,
     )
     return response
 

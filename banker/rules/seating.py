@@ -1,0 +1,246 @@
+"""A changing table: a player renamed, a latecomer added, a player who leaves for good.
+
+- `rename_player`: the same name rules as at creation (rules/names.py), against every other
+  player's name, the eliminated included; ids and tokens do not change.
+- `add_player`: the same name rules; while the game is in setup or playing, with fewer than six
+  players still in, not with partnerships. The latecomer's id is p<N+1>, N the players the game
+  ever had (`_players`, kept across undo: an id is never reused), with the starting cash from
+  the Bank, on GO, seated last.
+- `leave`: as a bankruptcy to the Bank — buildings sold back at half price, cash back to the
+  Bank, deeds back unmortgaged and auctioned one after another in board order, Get Out of Jail
+  Free cards back to their decks, open offers and claims lapse, eliminated — refused with
+  partnerships and while anything pending involves the player (`leave_refusal`). With one
+  player left, they win and the deeds stay with the Bank.
+
+Pages ask `leave_refusal(state, pid)` and `what_leaves(state, pid)` (what goes back to the
+Bank) before offering the command.
+"""
+
+from __future__ import annotations
+
+from .board import DEED_IDS, STARTING_CASH
+from .debts import eliminate
+from .endgame import finish_with_winner
+from .errors import DomainError
+from .holdings import building_value, names_of
+from .names import skeleton
+from .state import (
+    active_player,
+    deck_name,
+    deed_name,
+    event,
+    money,
+    name,
+    new_player,
+    player,
+    survivors,
+)
+
+MAX_PLAYERS = 6  # still in the game at once
+
+
+def _members(s: dict, new_name: str) -> list[str]:
+    """The partners a name stands for: two with partnerships (schema.Name joined them)."""
+    return new_name.split(" & ") if s["options"]["teams"] else [new_name]
+
+
+def name_refusal(s: dict, new_name: str, pid: str | None = None) -> DomainError | None:
+    """Why `new_name` cannot be pid's (None: a latecomer's), or None: it must not be, or look
+    like, the name of any other player, those out of the game included."""
+    for other in s["players"]:
+        if other["id"] == pid:
+            continue
+        for theirs in other["members"]:
+            for mine in _members(s, new_name):
+                if skeleton(mine) != skeleton(theirs):
+                    continue
+                if mine.casefold() == theirs.casefold():
+                    text = f"{theirs} is already the name of a player: choose another name."
+                else:
+                    text = (
+                        f"{mine!r} looks like {theirs!r}, another player's name: choose a name "
+                        "the table can tell apart."
+                    )
+                return DomainError(text, "duplicate_name")
+    return None
+
+
+def cmd_rename_player(s: dict, events: list, c: dict) -> None:
+    p, new_name = player(s, c["player"]), c["name"]
+    if new_name == p["name"]:
+        raise DomainError(f"{p['name']} is already called {new_name}.", "same_name")
+    refusal = name_refusal(s, new_name, p["id"])
+    if refusal:
+        raise refusal
+    old, old_members = p["name"], p["members"]
+    p["name"], p["members"] = new_name, _members(s, new_name)
+    t = s["turn"]
+    if t["player"] == p["id"] and t["roller"] in old_members:
+        t["roller"] = p["members"][old_members.index(t["roller"])]
+    event(
+        s,
+        events,
+        "renamed",
+        f"{old} is now called {new_name}.",
+        player=p["id"],
+        old=old,
+        new=new_name,
+    )
+
+
+def _no_teams(s: dict, sentence: str) -> None:
+    if s["options"]["teams"]:
+        raise DomainError(sentence, "not_with_teams")
+
+
+def cmd_add_player(s: dict, events: list, c: dict) -> None:
+    new_name = c["name"]
+    _no_teams(
+        s, "No one can join the partnerships variation: it is played by two pairs to the end."
+    )
+    if len(survivors(s)) >= MAX_PLAYERS:
+        raise DomainError(
+            f"The game already has {MAX_PLAYERS} players, the most it can seat.", "table_full"
+        )
+    refusal = name_refusal(s, new_name)
+    if refusal:
+        raise refusal
+    last = s["players"][-1]["name"]
+    s["_players"] += 1
+    pid = f"p{s['_players']}"
+    s["players"].append(new_player(pid, [new_name], STARTING_CASH))
+    event(
+        s,
+        events,
+        "player_added",
+        f"{new_name} joins the game, seated last (play reaches them after {last}): a token on "
+        f"GO and {money(STARTING_CASH)} from the Bank.",
+        player=pid,
+        amount=STARTING_CASH,
+    )
+
+
+# --- leaving ------------------------------------------------------------------------------
+
+
+def leave_refusal(s: dict, pid: str) -> DomainError | None:
+    """Why pid may not leave now (partnerships, or something pending involves them), or None.
+    A player in debt leaves by paying it or by going bankrupt."""
+    p, pending = player(s, pid), s["pending"]
+    who = p["name"]
+    if s["options"]["teams"]:
+        return DomainError(
+            "In the partnerships variation no one leaves the table: the two pairs play to the "
+            "end (a partnership out of money goes bankrupt).",
+            "not_with_teams",
+        )
+    d = pending["debt"]
+    if d and d["debtor"] == pid:
+        return DomainError(
+            f"{who} owes {name(s, d['creditor'])} {money(d['amount'])}: a player in debt pays it "
+            "or goes bankrupt, rather than leaving.",
+            "debt_pending",
+        )
+    if d and d["creditor"] == pid:
+        return DomainError(
+            f"{name(s, d['debtor'])} owes {who} {money(d['amount'])}: settle that debt before "
+            f"{who} leaves.",
+            "debt_pending",
+        )
+    if any(pid in (x["from"], x["to"]) for x in pending["payments"]):
+        return DomainError(
+            f"A card's payments to or from {who} are still to be made: settle them before "
+            f"{who} leaves.",
+            "payments_pending",
+        )
+    return _own_pending_refusal(s, pid, who)
+
+
+def _own_pending_refusal(s: dict, pid: str, who: str) -> DomainError | None:
+    """What waits for pid alone: their offer to buy, card, rent roll, or a high bid."""
+    pending = s["pending"]
+    o, card, dice, a = pending["offer"], pending["card"], pending["dice"], pending["auction"]
+    if o and o["player"] == pid:
+        return DomainError(
+            f"{who} may buy {deed_name(o['property'])}: buy it or put it up for auction before "
+            f"{who} leaves.",
+            "offer_pending",
+        )
+    if card and card["player"] == pid:
+        return DomainError(
+            f"{who} must draw a {deck_name(card['deck'])} card before leaving.", "card_pending"
+        )
+    if dice and dice["player"] == pid:
+        return DomainError(
+            f"{who} must roll for the utility rent before leaving.", "rent_roll_pending"
+        )
+    if a and a["high_bidder"] == pid:
+        item = deed_name(a["item"]) if a["item"] in DEED_IDS else f"one {a['item']}"
+        return DomainError(
+            f"{who} holds the high bid in the auction of {item}: close that auction before "
+            f"{who} leaves.",
+            "high_bidder",
+        )
+    return None
+
+
+def what_leaves(s: dict, pid: str) -> dict:
+    """What returns to the Bank if pid leaves now: {"cash" (in hand), "buildings" (what
+    selling theirs back at half price brings), "deeds" (board order), "jail_cards" (decks)}."""
+    p = player(s, pid)
+    deeds = [d for d in DEED_IDS if s["properties"][d]["owner"] == pid]
+    return {
+        "cash": p["cash"],
+        "buildings": sum(building_value(d, s["properties"][d]) for d in deeds),
+        "deeds": deeds,
+        "jail_cards": list(p["jail_cards"]),
+    }
+
+
+def _left_sentence(s: dict, who: str, back: dict, last_one: bool) -> str:
+    """ "Cat left the game for good: …" — what went back to the Bank (with private_cash, no
+    figure of the cash Cat had in hand)."""
+    cash, sold, deeds, cards = back["cash"], back["buildings"], back["deeds"], back["jail_cards"]
+    if s["options"]["private_cash"]:
+        money_back = "their cash returns to the Bank"
+        if sold:
+            money_back = f"their buildings are sold back for {money(sold)} and " + money_back
+    else:
+        money_back = f"{money(cash + sold)} in cash returns to the Bank"
+        if sold:
+            money_back += f" ({money(sold)} of it for their buildings, sold back at half price)"
+    parts = [money_back]
+    if deeds and last_one:
+        parts.append(f"{names_of(deeds)} stay{'s' if len(deeds) == 1 else ''} with the Bank")
+    elif deeds:
+        one = len(deeds) == 1
+        parts.append(
+            f"{names_of(deeds)} return{'s' if one else ''} to the Bank unmortgaged, to be "
+            f"auctioned{'' if one else ' one after another'}"
+        )
+    for deck in cards:
+        parts.append(f"the {deck_name(deck)} Get Out of Jail Free card goes back to its deck")
+    return f"{who} left the game for good: " + "; ".join(parts) + "."
+
+
+def cmd_leave(s: dict, events: list, c: dict) -> None:
+    p = active_player(s, c)
+    pid = p["id"]
+    refusal = leave_refusal(s, pid)
+    if refusal:
+        raise refusal
+    back = what_leaves(s, pid)
+    bank = s["bank"]
+    for d in back["deeds"]:
+        st = s["properties"][d]
+        bank["houses"] += st["houses"]
+        bank["hotels"] += st["hotel"]
+        st.update(owner=None, mortgaged=False, houses=0, hotel=False)
+    p["cash"], p["jail_cards"] = 0, []
+    last_one = len(survivors(s)) == 2
+    event(s, events, "left", _left_sentence(s, p["name"], back, last_one), player=pid)
+    eliminate(s, events, pid)
+    if last_one:
+        finish_with_winner(s, events, survivors(s)[0])
+    else:
+        s["pending"]["auction_queue"] = s["pending"]["auction_queue"] + back["deeds"]
