@@ -188,7 +188,7 @@ def said(page, selector: str) -> str:
 
 @pytest.mark.parametrize("size", ["tv", "laptop"])
 def test_the_display_follows_a_game_played_through_the_api(live_server, new_api_game, screen, size):
-    game = new_api_game(["Ann", "Bob", "Cleo"])
+    game = new_api_game(["Ann", "Bob", "Cleo"], options={"free_parking_jackpot": True})
     page = screen(size)
     page.goto(game["display_url"])
     shown = text(page)
@@ -213,6 +213,8 @@ def test_the_display_follows_a_game_played_through_the_api(live_server, new_api_
     assert said(page, "#auction") == "High bid 120 by Cleo"
     api(live_server, game, {"type": "close_auction"})
     api(live_server, game, {"type": "roll", "player": "p3", "dice": [1, 3]})  # Income Tax
+    follows(page, "document.querySelector('#pot')?.textContent.includes('200')", "the pot")
+    assert said(page, "#pot") == "Free Parking 200"
     api(live_server, game, {"type": "roll", "player": "p1", "dice": [1, 2]})  # Mediterranean
     api(live_server, game, {"type": "buy"})
     api(live_server, game, {"type": "build", "property": "baltic-avenue"})
