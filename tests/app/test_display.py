@@ -84,7 +84,7 @@ def test_the_display_shows_owners_buildings_mortgages_tokens_and_who_must_act(sh
     assert 'class="sp sp-3 side-bottom kind-street owned mortgaged" id="space-3"' in page
     assert "Baltic Avenue, mortgaged" in text_of(tile(page, 3))
     status, text = shown.page(shown.display)
-    assert "Bob rolls the dice." in text and "Turn:" not in text
+    assert "Bob rolls next." in text and "Turn:" not in text
     assert "Ann mortgaged Baltic Avenue" in text
 
 
@@ -104,7 +104,7 @@ def test_an_open_auction_and_a_rent_claim_show_in_the_centre(shown, client):
     shown.do({"type": "auction"})
     shown.do({"type": "bid", "player": "p2", "amount": 40})
     status, text = shown.page(shown.display)
-    assert "Auction of Baltic Avenue: everyone may bid." in text and "High bid 40 by Bob" in text
+    assert "The Banker is auctioning Baltic Avenue: high bid 40 by Bob." in text
     shown.do({"type": "close_auction"})
     shown.do({"type": "roll", "player": "p2", "dice": [1, 2]})  # Bob on his own Baltic
     shown.do({"type": "move", "player": "p1", "position": 1})
@@ -271,7 +271,7 @@ def test_the_story_of_a_stopped_game_says_it_is_unfinished(new_game, client):
     assert "Everyone agreed to stop: no winner." in text
     standings = text.split("Standings")[1].split("Net worth over the game")[0]
     assert standings.index("Bob") < standings.index("Ann")  # 1,600 against 1,440 + 60
-    assert "The game was stopped before the end: no winner." in text_of(
+    assert "The game was stopped early: unfinished, no winner." in text_of(
         client.get(display).get_data(as_text=True)
     )
 
@@ -334,8 +334,11 @@ def test_during_an_auction_of_a_declined_deed_everyone_may_bid_and_whose_roll_co
     shown.do({"type": "auction"})  # Ann declines: the turn is already Bob's
     assert shown.state["turn"]["player"] == "p2"
     now = centre(client, shown.display)
-    assert said(now, "act") == "Auction of Baltic Avenue: everyone may bid."
-    assert "Then Bob rolls." in text_of(now) and "Turn:" not in text_of(now)
+    assert (
+        said(now, "act") == "The Banker is auctioning Baltic Avenue: no bid yet (bids open at 10)."
+    )
+    assert said(now, "bidders") == "Everyone may bid."
+    assert said(now, "then") == "Bob rolls next." and "Turn:" not in text_of(now)
     tokens = now.split('class="acting-tokens"')[1].split("</p>")[0]
     assert re.findall(r"seat-(\d)\">(\w+)<", tokens) == [("0", "A"), ("1", "B")]
     assert "person acting" not in now  # everyone bids: no one singled out
@@ -344,7 +347,7 @@ def test_during_an_auction_of_a_declined_deed_everyone_may_bid_and_whose_roll_co
 def test_the_one_offered_a_deed_then_a_debtor_are_the_ones_who_must_act(shown, client):
     shown.do({"type": "roll", "player": "p1", "dice": [1, 2]})
     now = centre(client, shown.display)
-    assert "Ann may buy Baltic Avenue for 60, or put it up for auction." in text_of(now)
+    assert said(now, "act") == "Ann may buy Baltic Avenue for 60 or put it up for auction."
     assert re.findall(r'class="person( acting)?" id="person-(p\d)"', now) == [
         (" acting", "p1"),
         ("", "p2"),
@@ -353,8 +356,8 @@ def test_the_one_offered_a_deed_then_a_debtor_are_the_ones_who_must_act(shown, c
     shown.do({"type": "adjust", "player": "p2", "amount": -1450, "reason": "test"})
     shown.do({"type": "roll", "player": "p2", "dice": [1, 3]})  # Income Tax: 200, Bob has 50
     now = centre(client, shown.display)
-    assert "Bob owes the Bank 200: raise the cash, or go bankrupt." in text_of(now)
-    assert "Then Ann rolls." in text_of(now)
+    assert said(now, "act") == "Bob owes the Bank 200: raise the cash and pay it, or go bankrupt."
+    assert said(now, "then") == "Ann rolls next."
     assert 'class="person acting" id="person-p2"' in now
 
 
@@ -374,7 +377,8 @@ def test_the_banks_houses_and_hotels_show_and_grow_large_during_a_building_aucti
     now = centre(client, shown.display)
     assert 'class="bank auctioned" id="bank"' in now
     assert "The Bank has 31 houses 12 hotels" in text_of(now)
-    assert "Auction of one house from the Bank: Ann may bid." in text_of(now)
+    assert said(now, "act") == "The Banker is auctioning one house: no bid yet (bids open at 10)."
+    assert said(now, "bidders") == "Ann may bid."  # Bob has no street a house could go on
 
 
 def test_the_final_round_shows_once_time_is_called(new_game, client):

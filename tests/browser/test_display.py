@@ -207,10 +207,10 @@ def test_the_display_follows_a_game_played_through_the_api(live_server, new_api_
     api(live_server, game, {"type": "roll", "player": "p2", "dice": [2, 3]})  # Reading Railroad
     api(live_server, game, {"type": "auction"})
     api(live_server, game, {"type": "bid", "player": "p3", "amount": 120})
-    follows(page, "document.querySelector('#auction')?.textContent.includes('120')", "high bid")
-    assert said(page, "#act") == "Auction of Reading Railroad: everyone may bid."
-    assert said(page, "#then") == "Then Cleo rolls."
-    assert said(page, "#auction") == "High bid 120 by Cleo"
+    follows(page, "document.querySelector('#act').textContent.includes('120')", "high bid")
+    assert said(page, "#act") == "The Banker is auctioning Reading Railroad: high bid 120 by Cleo."
+    assert said(page, "#bidders") == "Everyone may bid."  # Bob declined it: Cleo rolls next
+    assert said(page, "#then") == "Cleo rolls next."
     api(live_server, game, {"type": "close_auction"})
     api(live_server, game, {"type": "roll", "player": "p3", "dice": [1, 3]})  # Income Tax
     follows(page, "document.querySelector('#pot')?.textContent.includes('200')", "the pot")
@@ -259,7 +259,8 @@ def test_a_building_auction_the_final_round_and_a_deadline_end_on_the_display(
     assert page.locator("#bank.auctioned").count() == 0
     g.do(type="building_auction", kind="house")
     follows(page, "document.querySelector('#bank.auctioned') !== null", "the Bank's supply")
-    assert said(page, "#act") == "Auction of one house from the Bank: Ann may bid."
+    assert said(page, "#act") == "The Banker is auctioning one house: no bid yet (bids open at 10)."
+    assert said(page, "#bidders") == "Ann may bid."
     assert said(page, "#bank") == "The Bank has 32 houses 12 hotels"
     big = page.evaluate("parseFloat(getComputedStyle(document.querySelector('#bank')).fontSize)")
     assert big >= 1.3 * SMALLEST

@@ -7,8 +7,8 @@ light or dark, gets a shade with enough contrast; the hues are those of the Bank
 
 from __future__ import annotations
 
-from banker.rules import askable_claims, building_refusal_anywhere, building_value, phase_sentence
-from banker.rules.board import DECK_NAMES, DEEDS, GROUP_NAMES, GROUPS, JAIL, SPACES
+from banker.rules import building_value, to_act
+from banker.rules.board import DEEDS, GROUP_NAMES, GROUPS, JAIL, SPACES
 from banker.web.common.present import deed_facts, money, rent_text
 from banker.web.common.present import where as present_where
 
@@ -201,129 +201,65 @@ def players(state: dict, viewer: str = "banker") -> list[dict]:
     return out
 
 
-def _item_name(item: str) -> str:
-    return DEEDS[item].name if item in DEEDS else f"a {item}"
-
-
-def _bidders(state: dict, item: str) -> list[str]:
-    """Who may bid: everyone still in for a deed; for a house or a hotel, those who have a
-    street where it could legally go."""
-    alive = [p["id"] for p in state["players"] if not p["eliminated"]]
-    if item in DEEDS:
-        return alive
-    return [pid for pid in alive if building_refusal_anywhere(state, pid, item) is None]
-
-
 def _and(words: list[str]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
-def _pending_actor(state: dict, names: dict[str, str]) -> tuple[list[str], str] | None:
-    """Who must act on what is pending, and the sentence, or None when nothing is."""
-    pending = state["pending"]
-    if pending["debt"]:
-        d = pending["debt"]
-        creditor = names.get(d["creditor"], "the Bank")
-        text = f"{names[d['debtor']]} owes {creditor} {money(d['amount'])}: raise the cash, or "
-        return [d["debtor"]], text + "go bankrupt."
-    if pending["offer"]:
-        o = pending["offer"]
-        text = f"{names[o['player']]} may buy {DEEDS[o['property']].name} for {money(o['price'])}"
-        return [o["player"]], text + ", or put it up for auction."
-    if pending["auction"]:
-        item = pending["auction"]["item"]
-        who = _bidders(state, item)
-        if item in DEEDS:
-            return who, f"Auction of {DEEDS[item].name}: everyone may bid."
-        bidders = _and([names[p] for p in who]) if who else "nobody"
-        return who, f"Auction of one {item} from the Bank: {bidders} may bid."
-    if pending["card"]:
-        c = pending["card"]
-        return [c["player"]], f"{names[c['player']]} draws a {DECK_NAMES[c['deck']]} card."
-    if pending["dice"]:
-        d = pending["dice"]
-        text = f"{names[d['player']]} rolls the dice for the rent on {DEEDS[d['property']].name}."
-        return [d["player"]], text
-    offers = [o for o in pending.get("trade_offers") or [] if o.get("to") in names]
-    if offers:
-        o = offers[0]
-        return [o["to"]], f"{names[o['to']]} answers {names[o['from']]}’s trade offer."
-    return None
-
-
 def acting(state: dict) -> dict:
-    """Who must act now and on what: {"who": [player ids] (none: the Banker), "text"}.
-
-    The one offered a deed, the bidders, the debtor, the one who draws a card or answers a
-    trade: whoever the game waits for, before whoever's turn it is."""
-    names = {p["id"]: p["name"] for p in state["players"]}
-    status = state["status"]
-    if status == "setup":
-        return {"who": [], "text": "The Banker records who won the opening roll."}
-    if status == "finished":
-        winners = _and([names[w] for w in state["winners"]]) if state["winners"] else ""
+    """What the game waits for now, as the core says it (rules.to_act): {"who": [player ids],
+    "kind" (of what holds the game: "roll", "auction", "debt", …; None once it is over), "text"
+    (its sentence; at the end, who won), "then" (the next roll's sentence when something else
+    comes first), "pending" (every other thing still to settle: [item])}."""
+    said = to_act(state)
+    now, then = said["now"], said["then"]
+    text = said["sentence"]
+    if state["status"] == "finished" and state["winners"]:
+        names = {p["id"]: p["name"] for p in state["players"]}
         won = "wins" if len(state["winners"]) == 1 else "share the win"
-        return {
-            "who": list(state["winners"]),
-            "text": f"The game is over: {winners} {won}." if winners else "The game is over.",
-        }
-    if status == "unfinished":
-        return {"who": [], "text": "The game was stopped before the end: no winner."}
-    found = _pending_actor(state, names)
-    if found:
-        return {"who": found[0], "text": found[1]}
-    if state["pending"].get("final_round") and not state["turn"]["player"]:
-        owners = list(dict.fromkeys(c["owner"] for c in askable_claims(state)))
-        text = "Time is up: the open rent claims are settled, then the game is scored."
-        return {"who": owners, "text": text}
-    pid = state["turn"]["player"]
-    if not pid:
-        return {"who": [], "text": ""}
-    who = state["turn"].get("roller") or names[pid]
-    if next(p for p in state["players"] if p["id"] == pid)["in_jail"]:
-        return {"who": [pid], "text": f"{who} is in Jail: pay 50, use a card, or roll for doubles."}
-    return {"who": [pid], "text": f"{who} rolls the dice."}
-
-
-def _auction(state: dict, names: dict[str, str]) -> dict | None:
-    pending = state["pending"]
-    a = pending["auction"]
-    if not a:
-        return None
+        text = f"The game is over: {_and([names[w] for w in state['winners']])} {won}."
     return {
-        "item": _item_name(a["item"]),
-        "building": a["item"] not in DEEDS,
-        "high_bid": money(a["high_bid"]),
-        "high_bidder": names.get(a["high_bidder"]),
-        "queue": [DEEDS[p].name for p in pending.get("auction_queue", []) if p in DEEDS],
+        "who": said["who"],
+        "kind": now["kind"] if now else None,
+        "text": text,
+        "then": then["sentence"] if then and then is not now else None,
+        "pending": [i for i in said["pending"] if i is not now],
+        "phase": said["phase"],
+        "phase_sentence": said["phase_sentence"],
     }
 
 
+def _bidders(state: dict, act: dict, names: dict[str, str]) -> str | None:
+    """Who may bid in the open auction, in words ("Everyone may bid."), or None."""
+    if act["kind"] != "auction":
+        return None
+    who = act["who"]
+    if not who:
+        return "Nobody can bid."
+    if set(who) == {p["id"] for p in state["players"] if not p["eliminated"]} and len(who) > 1:
+        return "Everyone may bid."
+    return f"{_and([names[p] for p in who])} may bid."
+
+
 def now(state: dict) -> dict:
-    """What the table waits for, in sentences: {"turn" (whose turn it is, {"name", "player"},
-    when that player is the one to act), "act" (who must act, a sentence), "acting" (the
-    players it waits for: seat and initial), "then" (whose roll comes next, when someone else
-    must act first), "auction", "claims", "trades", "final_round" (a sentence while time is
-    called), "bank" (houses and hotels left, "auction" while a building auction is open), "pot"
-    (Free Parking's, with that house rule)}."""
+    """What the table waits for, from the core's `to_act`, as the pictures show it: {"turn"
+    (whose turn it is, {"name", "player"}, when that player is the one to act), "act" (what
+    holds the game now, a sentence), "acting" (the players it waits for: seat and initial),
+    "bidders" (who may bid, in words, during an auction), "then" (whose roll comes next, when
+    something else comes first), "claims" and "others" (the rest still to settle: the rent
+    claims, the payments, trade offers and deeds still to auction, a sentence each),
+    "final_round" (a sentence while time is called), "bank" (houses and hotels left, "auction"
+    while one is auctioned), "pot" (Free Parking's, with that house rule)}."""
     names = {p["id"]: p["name"] for p in state["players"]}
-    t, pending = state["turn"], state["pending"]
-    turn = None
-    if state["status"] == "playing" and t["player"]:
-        turn = {"name": t.get("roller") or names[t["player"]], "player": t["player"]}
-    act = acting(state)
     tags = initials(state)
     seats = {p["id"]: i for i, p in enumerate(state["players"])}
-    auction = _auction(state, names)
-    then = None
-    if turn and act["who"] != [turn["player"]]:
-        # Someone else acts first (a bidder, a debtor): not "Turn: Bob" but "Then Bob rolls."
-        again = " again" if t["player"] in act["who"] and t["doubles"] else ""
-        then = f"Then {turn['name']} rolls{again}."
-        turn = None
+    act = acting(state)
+    t = state["turn"]
+    turn = None
+    if state["status"] == "playing" and t["player"] and act["kind"] == "roll":
+        turn = {"name": t.get("roller") or names[t["player"]], "player": t["player"]}
     final = None
-    if state["status"] == "playing" and pending.get("final_round"):
-        final = phase_sentence(state)
+    if act["phase"] in ("final_round", "claims_wait") and act["phase_sentence"] != act["text"]:
+        final = act["phase_sentence"]
     return {
         "turn": turn,
         "act": act["text"],
@@ -332,37 +268,19 @@ def now(state: dict) -> dict:
             for pid in act["who"]
             if pid in names
         ],
-        "then": then,
-        "auction": auction,
-        **_open_asks(state, names),
+        "bidders": _bidders(state, act, names),
+        "then": act["then"],
+        "claims": [i["sentence"] for i in act["pending"] if i["kind"] == "claim"],
+        "others": [i["sentence"] for i in act["pending"] if i["kind"] != "claim"],
         "final_round": final,
-        **_bank(state, auction),
+        **_bank(state),
     }
 
 
-def _open_asks(state: dict, names: dict[str, str]) -> dict:
-    """The open rent claims and trade offers, a sentence each: {"claims", "trades"}."""
-    pending = state["pending"]
-    claims = [
-        {
-            "id": c["id"],
-            "text": f"{names[c['owner']]} may ask {names[c['payer']]} for "
-            f"{money(c['amount'])} rent on {DEEDS[c['property']].name}.",
-        }
-        for c in pending["rent_claims"]
-    ]
-    trades = [
-        f"{names[o['to']]} is asked to answer {names[o['from']]}'s trade offer."
-        for o in pending.get("trade_offers") or []
-        if o.get("to") in names and o.get("from") in names
-    ]
-    return {"claims": claims, "trades": trades}
-
-
-def _bank(state: dict, auction: dict | None) -> dict:
+def _bank(state: dict) -> dict:
     """The Bank's houses and hotels ("auction" while one of them is auctioned) and, with the
     Free Parking jackpot house rule, the pot: {"bank", "pot"}."""
-    bank = state["bank"]
+    bank, auction = state["bank"], state["pending"]["auction"]
     pot = None
     if state["options"].get("free_parking_jackpot"):
         pot = money(bank.get("free_parking", 0))
@@ -370,7 +288,7 @@ def _bank(state: dict, auction: dict | None) -> dict:
         "bank": {
             "houses": bank["houses"],
             "hotels": bank["hotels"],
-            "auction": bool(auction and auction["building"]),
+            "auction": bool(auction and auction["item"] in ("house", "hotel")),
         },
         "pot": pot,
     }

@@ -265,7 +265,7 @@ def player_view(token: str, game_id: str, player_id: str, args=None) -> dict:
         "claim_key": secrets.token_urlsafe(12),
         "others": others,
         "private_cash": private_cash,
-        "events": store.recent_events(game_id, LATEST_EVENTS),
+        "events": store.recent_events(game_id, LATEST_EVENTS, player_id),
         "remote": controls(internal, me_state),
         "compose": compose_view(internal, player_id, args if args is not None else MultiDict()),
         "compose_open": bool(args and args.get("to")),
