@@ -78,8 +78,9 @@ def _guarded(db: str, make):
 
 
 def listen(app, host: str, port: int, threads: int):
-    """A waitress server bound to host:port, or Fatal saying why it cannot be."""
-    from banker.serving import create_server  # waitress, hardened (issue 12)
+    """banker's server (banker.serving: uvicorn, push, the connection limits) bound to
+    host:port with `threads` worker threads for the app, or Fatal saying why it cannot be."""
+    from banker.serving import create_server
 
     try:
         return create_server(app, host=host, port=port, threads=threads)
@@ -98,7 +99,7 @@ def listen(app, host: str, port: int, threads: int):
 
 
 def serve(args: argparse.Namespace) -> None:
-    """Run the web app under waitress and print the URL to open."""
+    """Run the web app (banker.serving) and print the URL to open."""
     from banker.serving import AlreadyServed, hold_database
     from banker.web import create_app
     from banker.web.qr import print_qr
@@ -312,7 +313,11 @@ def parser() -> argparse.ArgumentParser:
         help=f"the SQLite file of the games (default: $BANKER_DB, else {default_database_path()})",
     )
     s.add_argument(
-        "--threads", type=int, default=8, help="worker threads serving requests (default: 8)"
+        "--threads",
+        type=int,
+        default=8,
+        help="worker threads running the app's requests; the pages' push streams need none "
+        "(default: 8)",
     )
     s.add_argument(
         "--public-url",

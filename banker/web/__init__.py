@@ -10,7 +10,7 @@ from werkzeug.exceptions import HTTPException
 
 import banker
 from banker.store import DiskFull, Store, default_database_path
-from banker.web import guards, hygiene, present
+from banker.web import guards, hygiene, live, present
 
 PACKAGE = Path(banker.__file__).resolve().parent
 # In a clone (or an editable install) templates/ and static/ sit at the top of the repository,
@@ -64,7 +64,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(snapshots.bp)
     app.register_blueprint(display.bp)
     app.register_error_handler(HTTPException, _http_error)
-    from banker.web import limits
+    from banker.web import limits, rates
 
     app.register_error_handler(DiskFull, _disk_full)
     # Browsers ask for /favicon.ico on their own (a JSON answer opened in a tab, say).
@@ -73,7 +73,9 @@ def create_app(config: dict | None = None) -> Flask:
     from banker.web.fastpoll import IdlePolls
 
     limits.install(app)
+    rates.install(app)
     guards.install(app)
+    live.install(app)
 
     app.wsgi_app = IdlePolls(app.wsgi_app, app.extensions["banker.store"])
     public = app.config.get("PUBLIC_URL")

@@ -98,8 +98,11 @@ def _links(game_id: str, banker_token: str, display_token: str, players: list[di
 
 @bp.app_template_global()
 def phones_following(game_id: str) -> set[str]:
-    """The players whose phone follows the game now (their page polled in the last seconds)."""
-    return get_store().following(game_id)
+    """The players whose phone follows the game now: their page holds a push stream
+    (banker.net.push), or polled in the last seconds."""
+    hub = current_app.extensions.get("banker.push")
+    found = get_store().following(game_id)
+    return found | hub.following(game_id) if hub is not None else found
 
 
 @bp.post("/games")

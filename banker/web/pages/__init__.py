@@ -311,7 +311,9 @@ def poll(game_id: str, state: dict):
     if screen.partition(":")[0] not in SCREENS:
         screen = "table"
     # The table also follows which phones follow the game (players: phones_following).
-    following = ".".join(sorted(get_store().following(game_id)))
+    from banker.web.api import phones_following  # (push streams and polls alike)
+
+    following = ".".join(sorted(phones_following(game_id)))
     if request.args.get("v") == str(state["version"]) and (
         screen != "table" or request.args.get("f", "") == following
     ):
