@@ -74,6 +74,7 @@ class Server:
             self.site,
             http=Connection,
             lifespan="on",
+            loop="auto",  # uvloop when installed (a dependency on Linux and macOS)
             proxy_headers=False,  # banker.net.clients trusts a proxy on this machine itself
             server_header=False,
             date_header=True,
@@ -115,7 +116,9 @@ class _Uvicorn(uvicorn.Server):
 def _bind(host: str, port: int) -> socket.socket:
     """A listening TCP socket on host:port (IPv6 when host is one); OSError as socket gives it."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    # IPPROTO_TCP named: asyncio sets TCP_NODELAY only on connections of such a socket (else
+    # an answer written in two parts waits for the client's delayed ACK, 40 ms).
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         if family == socket.AF_INET6 and host == "::":

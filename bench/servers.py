@@ -115,6 +115,7 @@ def measure(name: str, commands: int, idle: int) -> dict:
 
 
 def _open(sock: socket.socket) -> bool:
+    sock.setblocking(False)
     try:
         return sock.recv(1, socket.MSG_DONTWAIT | socket.MSG_PEEK) != b""
     except BlockingIOError:
@@ -142,12 +143,12 @@ def main(argv=None) -> int:
     for name in CANDIDATES:
         try:
             r = measure(name, args.commands, args.idle)
-        except (RuntimeError, ImportError) as e:
-            print(f"{name:<18}  {e}")
+        except Exception as e:  # noqa: BLE001 - a candidate that fails is reported, not fatal
+            print(f"{name:<18}  failed: {e!r}", flush=True)
             continue
         print(f"{name:<18}  {r['p50'] * 1000:9.2f} ms  {r['p95'] * 1000:5.2f} ms  "
               f"{r['cpu'] * 1000:8.2f} ms  {r['held']:>15,} of {args.idle:,}  "
-              f"{r['per_1000']:9.1f} MB")  # fmt: skip
+              f"{r['per_1000']:9.1f} MB", flush=True)  # fmt: skip
     return 0
 
 

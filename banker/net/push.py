@@ -53,13 +53,14 @@ def match(path: str) -> tuple[str, str] | None:
 class _Stream:
     """One open stream: whose it is and what it has been told."""
 
-    __slots__ = ("game", "player", "token", "version", "waiter", "closed", "pending")
+    __slots__ = ("game", "player", "token", "version", "waiter", "closed", "pending", "said_at")
 
     def __init__(self, game: str, player: str | None, token: str, version: int | None):
         self.game, self.player, self.token, self.version = game, player, token, version
         self.waiter: asyncio.Future | None = None
         self.closed = False
         self.pending: set[str] = set()  # "following", "changed", "tokens"
+        self.said_at = 0.0  # when it was last sent anything (loop time)
 
     def wake(self, what: str | None = None) -> None:
         if what:
@@ -87,10 +88,24 @@ class Hub:
         app.extensions["banker.push"] = self
 
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
-        """Listen to the store's changes (on `loop`, the server's)."""
+        """Listen to the store's changes (on `loop`, the server's), and keep the silent streams
+        alive: one timer for them all, not one per stream (thousands of timers, futures and
+        their contexts would keep the garbage collector's full passes long)."""
         self.loop, self.closing = loop, False
         if self._changed_elsewhere not in self.store.watchers:
             self.store.watchers.append(self._changed_elsewhere)
+        loop.call_later(self.limits.heartbeat_seconds / 4, self._heartbeat)
+
+    def _heartbeat(self) -> None:
+        """Wake the streams that said nothing for heartbeat_seconds (they send a comment)."""
+        if self.closing or self.loop is None:
+            return
+        due = self.loop.time() - self.limits.heartbeat_seconds
+        for streams in self.games.values():
+            for stream in streams:
+                if stream.said_at <= due:
+                    stream.wake()
+        self.loop.call_later(self.limits.heartbeat_seconds / 4, self._heartbeat)
 
     def close(self) -> None:
         """End every stream (the server is stopping)."""
@@ -166,17 +181,18 @@ class Hub:
         stream.version = version
         await send({"type": "http.response.body", "body": first.encode(), "more_body": True})
         loop = asyncio.get_running_loop()
+        stream.said_at = loop.time()
         while not (stream.closed or self.closing):
-            stream.waiter = waiter = loop.create_future()
-            timer = loop.call_later(self.limits.heartbeat_seconds, _done, waiter)
-            await waiter
-            timer.cancel()
+            stream.waiter = loop.create_future()
+            await stream.waiter
+            stream.waiter = None
             if stream.closed or self.closing:
                 break
             said = self._news(stream)
             if said is None:
                 break
             await send({"type": "http.response.body", "body": said.encode(), "more_body": True})
+            stream.said_at = loop.time()
             if said.startswith("event: gone"):
                 break
         await send({"type": "http.response.body", "body": b"", "more_body": False})
@@ -246,11 +262,6 @@ class Hub:
         except GameNotFound:
             pass
         return None
-
-
-def _done(waiter: asyncio.Future) -> None:
-    if not waiter.done():
-        waiter.set_result(None)
 
 
 def _known_version(headers: dict, query: bytes) -> int | None:
