@@ -8,7 +8,8 @@
 // send Last-Event-ID), so a page that was away (a dropped Wi-Fi, a sleeping phone) is told at
 // once when it is back; it opens a fresh stream whenever it becomes visible or online again.
 // Where push is blocked (no EventSource, a proxy that holds the stream back, a refusal), the
-// page polls instead, every data-poll ms, as it did before push: <html data-live="push|poll">.
+// page polls instead, every data-poll ms, as it did before push. <html data-push="push|poll">
+// says which (data-live marks the parts to refresh, never the page itself).
 (function () {
   "use strict";
   var meta = document.querySelector('meta[name="banker-push"]');
@@ -18,7 +19,7 @@
   var READY_MS = 5000; // a stream not ready by then is held back somewhere: poll instead
   var source = null, readyTimer = null, polling = null, reading = false, again = false;
 
-  function mark(how) { document.documentElement.setAttribute("data-live", how); }
+  function mark(how) { document.documentElement.setAttribute("data-push", how); }
 
   function shownVersion() {
     var el = document.querySelector("[data-version]");

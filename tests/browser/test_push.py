@@ -11,7 +11,7 @@ import pytest
 from .conftest import played
 
 expect = pytest.importorskip("playwright.sync_api").expect
-LIVE = "html[data-live=push]"
+LIVE = "html[data-push=push]"
 
 
 def open_player(phone, game: dict, seat: int = 0):
@@ -67,7 +67,7 @@ def test_where_push_is_blocked_the_page_polls_by_itself(live_server, new_api_gam
     polls = []
     phone.on("request", lambda r: "/version?" in r.url and polls.append(r.url))
     page = open_player(phone, game)
-    page.locator("html[data-live=poll]").wait_for(state="attached", timeout=8000)
+    page.locator("html[data-push=poll]").wait_for(state="attached", timeout=8000)
     page.wait_for_timeout(1500)
     assert len(polls) >= 2  # every 0.7 s
     pay(live_server, game, 40)
