@@ -111,22 +111,31 @@ def offer_flood(stranger: bool, seconds: float = 10.0) -> tuple:
     source = STRANGER if stranger else None
     with tempfile.TemporaryDirectory() as tmp, serving(Path(tmp) / "o.db", env=env) as server:
         game = _game(server.url)
+        for command in ({"type": "roll", "player": "p1", "dice": [1, 2]}, {"type": "buy"}):
+            call(
+                f"{server.url}/api/v1/games/{game['game_id']}/commands",
+                "POST",
+                command,
+                game["banker_token"],
+            )  # fmt: skip  (Ann owns Baltic Avenue: a deed to offer)
         before = rss_mb(server.proc.pid)
         watch = BankerWatch(server.url, game)
         watch.start()
-        made = refused = 0
+        made, refused = 0, {}
         path = f"{server.url}/api/v1/games/{game['game_id']}/commands"
         token = game["players"][0]["token"]
         nothing = {"cash": 0, "properties": [], "jail_cards": []}
         offer = {"type": "propose_trade", "from": "p1", "to": "p2",
-                 "give": {**nothing, "cash": 1}, "receive": nothing, "unmortgage": []}  # fmt: skip
+                 "give": {**nothing, "properties": ["baltic-avenue"]},
+                 "receive": {**nothing, "cash": 1}, "unmortgage": []}  # fmt: skip
         t0 = time.monotonic()
         while time.monotonic() - t0 < seconds:
             reply = request(path, "POST", offer, token, source=source, timeout=30)
             if reply.status_code == 200:
                 made += 1
             else:
-                refused += 1
+                code = (reply.get_json() or {}).get("error", {}).get("code", reply.status_code)
+                refused[code] = refused.get(code, 0) + 1
                 if reply.status_code == 429:
                     time.sleep(0.05)
         watch.stop.set()
@@ -136,7 +145,8 @@ def offer_flood(stranger: bool, seconds: float = 10.0) -> tuple:
     return (
         f"trade-offer flood, one player's token, {seconds:.0f} s, {who}",
         "bounded",
-        f"{made:,} offers open, {refused:,} refused; server {before:.0f} -> {after:.0f} MB; "
+        f"{made:,} offers open, refused: {', '.join(f'{n:,}x {c}' for c, n in refused.items())}"
+        f"; server {before:.0f} -> {after:.0f} MB; "
         f"{watch.said()}",
     )
 

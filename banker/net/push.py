@@ -15,6 +15,16 @@ A stream says, as SSE events:
   (the page then asks, and is told by the app);
 - a comment every `heartbeat_seconds` while nothing happens (proxies close silent streams).
 
+The page's side (static/live.js, loaded by every live page, so kept small): each part marked
+`data-live` then asks for its fresh copy, an htmx part through its own hx-get (the request its
+poll made: still held back by refresh.js while a tap is in flight, a typed bid kept by
+hx-preserve), the story by reading the page again. A request already in flight when an event
+comes (htmx then drops the new one) or held back by a tap would leave the page behind: after
+every answer the page compares its version with the latest said and asks again. It opens a
+fresh stream whenever it becomes visible or online again. Where push is blocked (no
+EventSource, a proxy that holds the stream back: no `ready` in 5 s, a refusal) it polls every
+`data-poll` ms instead, as before push; `<html data-push="push|poll">` says which.
+
 The store tells the hub of every change (`Store.watchers`, called from the worker thread that
 committed it); the hub wakes the streams of that game on the event loop. A stream costs a
 coroutine and a future, no thread: see bench.push for what thousands cost.
@@ -53,11 +63,22 @@ def match(path: str) -> tuple[str, str] | None:
 class _Stream:
     """One open stream: whose it is and what it has been told."""
 
-    __slots__ = ("game", "player", "token", "version", "waiter", "closed", "pending", "said_at")
+    __slots__ = (
+        "game",
+        "player",
+        "token",
+        "version",
+        "waiter",
+        "woken",
+        "closed",
+        "pending",
+        "said_at",
+    )
 
     def __init__(self, game: str, player: str | None, token: str, version: int | None):
         self.game, self.player, self.token, self.version = game, player, token, version
         self.waiter: asyncio.Future | None = None
+        self.woken = False  # woken since it last looked (a wake while it sends is kept)
         self.closed = False
         self.pending: set[str] = set()  # "following", "changed", "tokens"
         self.said_at = 0.0  # when it was last sent anything (loop time)
@@ -65,6 +86,7 @@ class _Stream:
     def wake(self, what: str | None = None) -> None:
         if what:
             self.pending.add(what)
+        self.woken = True
         waiter = self.waiter
         if waiter is not None and not waiter.done():
             waiter.set_result(None)
@@ -183,9 +205,11 @@ class Hub:
         loop = asyncio.get_running_loop()
         stream.said_at = loop.time()
         while not (stream.closed or self.closing):
-            stream.waiter = loop.create_future()
-            await stream.waiter
-            stream.waiter = None
+            if not stream.woken:
+                stream.waiter = loop.create_future()
+                await stream.waiter
+                stream.waiter = None
+            stream.woken = False
             if stream.closed or self.closing:
                 break
             said = self._news(stream)
