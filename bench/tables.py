@@ -5,7 +5,7 @@ reaches every phone under load (issue 25).
 
 Starts the real server on loopback with a fresh database and makes `tables` games of four
 players. Each table has six devices, each holding its page's push stream exactly as
-static/live.js opens it: the Banker's (`/games/<id>/events` with the game's cookie), four
+static/refresh.js opens it: the Banker's (`/games/<id>/events` with the game's cookie), four
 players' (`/join/<token>/events`) and the display's (`/display/<token>/events`). The devices
 are asyncio connections of one client process (uvloop when installed), on the same 2 cores.
 

@@ -28,12 +28,7 @@ def test_the_bankers_table_loads_the_shared_and_the_bankers_stylesheets_and_its_
     g = new_game(["Ann", "Bob"])
     sheets, scripts = _loads(_bankers_table(g))
     assert sheets == ["/static/site.css", "/static/banker.css"]
-    assert scripts == [
-        "/static/htmx-2.0.11.min.js",
-        "/static/pad.js",
-        "/static/refresh.js",
-        "/static/live.js",
-    ]
+    assert scripts == ["/static/htmx-2.0.11.min.js", "/static/pad.js", "/static/refresh.js"]
 
 
 def test_a_players_page_loads_its_own_stylesheet_and_the_charts_not_the_displays_board(new_game):
@@ -42,7 +37,7 @@ def test_a_players_page_loads_its_own_stylesheet_and_the_charts_not_the_displays
     assert "How the game went" in html  # the chart is there, styled by chart.css
     sheets, scripts = _loads(html)
     assert sheets == ["/static/site.css", "/static/player.css", "/static/chart.css"]
-    assert scripts == ["/static/htmx-2.0.11.min.js", "/static/refresh.js", "/static/live.js"]
+    assert scripts == ["/static/htmx-2.0.11.min.js", "/static/refresh.js"]
 
 
 def test_the_big_screen_loads_the_charts_and_the_boards_stylesheets_only(new_game):
@@ -50,7 +45,7 @@ def test_the_big_screen_loads_the_charts_and_the_boards_stylesheets_only(new_gam
     display = g.created["display_url"].split("localhost", 1)[-1].split("/", 1)[-1]
     sheets, scripts = _loads(g.table.client.get("/" + display).get_data(as_text=True))
     assert sheets == ["/static/chart.css", "/static/board.css"]
-    assert scripts == ["/static/htmx-2.0.11.min.js", "/static/live.js"]
+    assert scripts == ["/static/htmx-2.0.11.min.js", "/static/refresh.js"]
 
 
 def test_every_stylesheet_and_script_a_page_links_is_served(new_game):

@@ -198,7 +198,7 @@ def test_the_page_follows_by_push_polls_every_700_ms_where_blocked_and_when_the_
     assert 'hx-trigger="banker:live, visibilitychange from:document"' in html
     token = claim.tokens["p2"]
     assert f'<meta name="banker-push" content="/join/{token}/events" data-poll="700">' in html
-    assert 'src="/static/live.js' in html
+    assert 'src="/static/refresh.js' in html
     assert 'src="/static/htmx-2.0.11.min.js"' in html
     assert '<noscript><meta http-equiv="refresh" content="5"></noscript>' in html
 

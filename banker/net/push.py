@@ -1,5 +1,5 @@
 """Push: every live page holds one Server-Sent Events stream and is told the moment its game
-changes (static/live.js then asks for its fresh fragment, as its poll did).
+changes (static/refresh.js then asks for its fresh fragment, as its poll did).
 
     GET /games/<game_id>/events   the Banker's pages (the game's cookie)
     GET /join/<token>/events      a player's page and story
@@ -15,7 +15,7 @@ A stream says, as SSE events:
   (the page then asks, and is told by the app);
 - a comment every `heartbeat_seconds` while nothing happens (proxies close silent streams).
 
-The page's side (static/live.js, loaded by every live page, so kept small): each part marked
+The page's side (static/refresh.js, loaded by every live page, so kept small): each part marked
 `data-live` then asks for its fresh copy, an htmx part through its own hx-get (the request its
 poll made: still held back by refresh.js while a tap is in flight, a typed bid kept by
 hx-preserve), the story by reading the page again. A request already in flight when an event

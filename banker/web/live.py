@@ -1,4 +1,4 @@
-"""What a live page needs to open its push stream (banker.net.push, static/live.js)."""
+"""What a live page needs to open its push stream (banker.net.push, static/refresh.js)."""
 
 from __future__ import annotations
 

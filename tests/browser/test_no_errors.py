@@ -33,7 +33,7 @@ class Watch:
         icon = ("/static/favicon.ico", "/static/icon.svg")
         if any(i in request.url for i in icon) and request.failure == "net::ERR_ABORTED":
             return
-        # A page's push stream (static/live.js) is open as long as the page: leaving the page
+        # A page's push stream (static/refresh.js) is open as long as the page: leaving the page
         # ends it, which Chromium counts as an aborted request.
         if "/events?" in request.url and request.failure == "net::ERR_ABORTED":
             return

@@ -2,7 +2,7 @@
 and nothing is aborted (htmx logs an aborted request as a console error): issue 15's lost taps.
 
 The server here answers every poll 1.2 s late, so each tap below is made with a poll in flight.
-The pages poll here because their push stream is blocked (static/live.js falls back to polling
+The pages poll here because their push stream is blocked (static/refresh.js falls back to polling
 every 0.7 s): a refresh told by push is the same request, held back by the same refresh.js.
 """
 
