@@ -1,76 +1,59 @@
-// The live page (both parts described in banker/net/push.py; kept short: every page loads it).
-// 1. A tap always wins over a live refresh (an element marked data-refresh), and nothing is
-// aborted (htmx logs aborts as console errors): a refresh is not sent while a tap is in flight,
-// and its answer is not swapped when a tap was sent after it. Taps drop a second tap (hx-sync).
+// The live page, told in banker/net/push.py (every page loads this: kept short).
+// Taps: a refresh (data-refresh) is not sent while a tap is in flight, nor swapped when a tap
+// followed it; nothing is aborted (htmx logs aborts as errors).
+// Push: the stream in <meta name="banker-push"> says the game changed; each [data-live] part
+// asks for its fresh copy (hx-get, or the page read again), again while the page is behind;
+// no stream ready in 5 s: poll every data-poll ms.
 (function () {
   "use strict";
-  var STALE_MS = 15000; // a tap not answered by then no longer holds the refreshes back
-  var taps = 0; // taps sent so far
-  var pending = []; // taps in flight: {xhr, t}
+  var doc = document, taps = 0, pending = [];
+
+  function has(el, name) { return !!(el && el.hasAttribute && el.hasAttribute(name)); }
 
   function tapInFlight() {
     var now = Date.now();
     pending = pending.filter(function (p) {
-      return p.xhr.readyState !== 4 && p.xhr.readyState !== 0 && now - p.t < STALE_MS;
+      var s = p.xhr.readyState;
+      return s !== 4 && s !== 0 && now - p.t < 15000; // unanswered for 15 s: no longer holds
     });
     return pending.length > 0;
   }
 
-  function isRefresh(elt) {
-    return !!(elt && elt.hasAttribute && elt.hasAttribute("data-refresh"));
-  }
-
-  function holdRefresh(event) {
-    var detail = event.detail, xhr = detail.xhr, target = detail.target;
-    if (tapInFlight()) {
-      event.preventDefault(); // htmx then sends nothing, and logs nothing
-      return;
-    }
-    var sentAfter = taps;
-    function veto(swap) {
-      if (swap.detail.xhr !== xhr) return;
-      if (taps !== sentAfter) swap.detail.shouldSwap = false;
-    }
-    // On the target itself: it may have left the page (a tap's answer replaced it) by then.
-    target.addEventListener("htmx:beforeSwap", veto);
-    xhr.addEventListener("loadend", function () {
-      setTimeout(function () { target.removeEventListener("htmx:beforeSwap", veto); }, 0);
-    });
-  }
-
-  document.addEventListener("htmx:beforeRequest", function (event) {
-    var detail = event.detail;
-    if (!detail || !detail.xhr) return;
-    if (isRefresh(detail.elt)) {
-      holdRefresh(event);
+  doc.addEventListener("htmx:beforeRequest", function (event) {
+    var d = event.detail;
+    if (!d || !d.xhr) return;
+    var xhr = d.xhr, target = d.target;
+    if (has(d.elt, "data-refresh")) {
+      if (tapInFlight()) return event.preventDefault(); // htmx sends and logs nothing
+      var sentAfter = taps;
+      var veto = function (swap) {
+        if (swap.detail.xhr === xhr && taps !== sentAfter) swap.detail.shouldSwap = false;
+      };
+      // On the target: a tap's answer may have taken it off the page by then.
+      target.addEventListener("htmx:beforeSwap", veto);
+      xhr.addEventListener("loadend", function () {
+        setTimeout(function () { target.removeEventListener("htmx:beforeSwap", veto); }, 0);
+      });
       return;
     }
     taps += 1;
-    var entry = { xhr: detail.xhr, t: Date.now() };
+    var entry = { xhr: xhr, t: Date.now() };
     pending.push(entry);
-    detail.xhr.addEventListener("loadend", function () {
+    xhr.addEventListener("loadend", function () {
       pending = pending.filter(function (p) { return p !== entry; });
     });
   });
-})();
 
-// 2. Push: the stream in <meta name="banker-push"> says when the game changed; each [data-live]
-// part then asks for its fresh copy (hx-get, or the page read again); a page still behind after
-// an answer asks again; no stream ready in 5 s: poll every data-poll ms.
-(function () {
-  "use strict";
-  var meta = document.querySelector('meta[name="banker-push"]');
+  var meta = doc.querySelector('meta[name="banker-push"]');
   if (!meta) return;
   var base = meta.content, every = +meta.getAttribute("data-poll") || 700;
   var es = null, timer = 0, polling = 0, reading = 0, again = 0;
   var latest = 0, other = 0, inFlight = 0, retries = 0;
-  var doc = document;
 
   function shown() {
     var el = doc.querySelector("[data-version]");
     return el ? +el.getAttribute("data-version") : NaN;
   }
-  function live(el) { return el && el.hasAttribute && el.hasAttribute("data-live"); }
 
   function reread(parts) {
     if (reading) { again = 1; return; }
@@ -88,7 +71,7 @@
   function update() {
     var parts = [];
     doc.querySelectorAll("[data-live]").forEach(function (el) {
-      if (!el.hasAttribute("hx-get")) parts.push(el);
+      if (!has(el, "hx-get")) parts.push(el);
       else if (window.htmx) htmx.trigger(el, "banker:live");
     });
     if (parts.length) reread(parts);
@@ -101,15 +84,20 @@
     update();
   }
 
+  function check() {
+    if (!inFlight && (other || shown() < latest) && retries++ < 5) update();
+  }
+  // Counted by the request itself: htmx tells of an answer on the part it replaced, off the page.
   doc.addEventListener("htmx:beforeSend", function (e) {
-    if (live(e.detail.elt)) { inFlight++; other = 0; }
+    if (!has(e.detail.elt, "data-live")) return;
+    inFlight++;
+    other = 0;
+    e.detail.xhr.addEventListener("loadend", function () {
+      inFlight--;
+      setTimeout(check, 50);
+    });
   });
-  doc.addEventListener("htmx:afterRequest", function (e) {
-    if (live(e.detail.elt)) inFlight = Math.max(0, inFlight - 1);
-    setTimeout(function () {
-      if (!inFlight && (other || shown() < latest) && retries++ < 5) update();
-    }, 50);
-  });
+  doc.addEventListener("htmx:afterSettle", function () { setTimeout(check, 50); });
 
   function close() {
     clearTimeout(timer);
