@@ -1,9 +1,4 @@
-// The live page, told in banker/net/push.py (every page loads this: kept short).
-// Taps: a refresh (data-refresh) is not sent while a tap is in flight, nor swapped when a tap
-// followed it; nothing is aborted (htmx logs aborts as errors).
-// Push: the stream in <meta name="banker-push"> says the game changed; each [data-live] part
-// asks for its fresh copy (hx-get, or the page read again), again while the page is behind;
-// no stream ready in 5 s: poll every data-poll ms.
+// The live page: taps before refreshes, and push (told in banker/net/push.py; kept small).
 (function () {
   "use strict";
   var doc = document, taps = 0, pending = [];
@@ -14,7 +9,7 @@
     var now = Date.now();
     pending = pending.filter(function (p) {
       var s = p.xhr.readyState;
-      return s !== 4 && s !== 0 && now - p.t < 15000; // unanswered for 15 s: no longer holds
+      return s !== 4 && s !== 0 && now - p.t < 15000;
     });
     return pending.length > 0;
   }
@@ -24,12 +19,11 @@
     if (!d || !d.xhr) return;
     var xhr = d.xhr, target = d.target;
     if (has(d.elt, "data-refresh")) {
-      if (tapInFlight()) return event.preventDefault(); // htmx sends and logs nothing
+      if (tapInFlight()) return event.preventDefault();
       var sentAfter = taps;
       var veto = function (swap) {
         if (swap.detail.xhr === xhr && taps !== sentAfter) swap.detail.shouldSwap = false;
       };
-      // On the target: a tap's answer may have taken it off the page by then.
       target.addEventListener("htmx:beforeSwap", veto);
       xhr.addEventListener("loadend", function () {
         setTimeout(function () { target.removeEventListener("htmx:beforeSwap", veto); }, 0);
@@ -87,7 +81,6 @@
   function check() {
     if (!inFlight && (other || shown() < latest) && retries++ < 5) update();
   }
-  // Counted by the request itself: htmx tells of an answer on the part it replaced, off the page.
   doc.addEventListener("htmx:beforeSend", function (e) {
     if (!has(e.detail.elt, "data-live")) return;
     inFlight++;
@@ -126,7 +119,6 @@
       s.addEventListener(k, function () { told(0, 1); });
     });
     s.addEventListener("gone", function () { close(); told(0, 1); });
-    // Dropped: the browser reconnects itself (with Last-Event-ID). Refused: ask once, poll.
     s.onerror = function () { if (s.readyState === 2 && es === s) { told(0, 1); poll(); } };
   }
 

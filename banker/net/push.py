@@ -15,19 +15,24 @@ A stream says, as SSE events:
   (the page then asks, and is told by the app);
 - a comment every `heartbeat_seconds` while nothing happens (proxies close silent streams).
 
-The page's side (static/refresh.js, loaded by every live page, so kept small): each part marked
-`data-live` then asks for its fresh copy, an htmx part through its own hx-get (the request its
-poll made: still held back by refresh.js while a tap is in flight, a typed bid kept by
-hx-preserve), the story by reading the page again. A request already in flight when an event
-comes (htmx then drops the new one) or held back by a tap would leave the page behind: after
-every answer the page compares its version with the latest said and asks again. It opens a
-fresh stream whenever it becomes visible or online again. Where push is blocked (no
-EventSource, a proxy that holds the stream back: no `ready` in 5 s, a refusal) it polls every
-`data-poll` ms instead, as before push; `<html data-push="push|poll">` says which.
+The page's side is static/refresh.js (every live page loads it: kept small, its account is
+here). A tap always wins over a live refresh (an htmx request of an element marked
+`data-refresh`): a refresh is not sent while a tap is in flight (unanswered for at most 15 s),
+its answer is not swapped when a tap was sent after it, and nothing is aborted (htmx logs an
+aborted request as a console error); taps drop a second tap of their own (hx-sync). Then push:
+each part marked `data-live` asks for its fresh copy, an htmx part through its own hx-get (the
+request its poll made, so held back by a tap like it; a typed bid kept by hx-preserve), the
+story by reading the page again. A request already in flight when an event comes (htmx then
+drops the new one) or held back by a tap would leave the page behind: after every answer the
+page compares its version with the latest said and asks again (a request is counted done by
+its own XHR: htmx tells of an answer on the part it replaced, off the page). It opens a fresh
+stream whenever it becomes visible or online again. Where push is blocked (no EventSource, a
+proxy that holds the stream back: no `ready` in 5 s, a refusal) it polls every `data-poll` ms
+instead, as before push; `<html data-push="push|poll">` says which.
 
 The store tells the hub of every change (`Store.watchers`, called from the worker thread that
 committed it); the hub wakes the streams of that game on the event loop. A stream costs a
-coroutine and a future, no thread: see bench.push for what thousands cost.
+coroutine and a future, no thread: bench.tables measures what thousands cost.
 """
 
 from __future__ import annotations
