@@ -25,7 +25,15 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from bench.tables import rss_mb  # noqa: E402
-from tests.serving import NGINX, NGINX_PROXY, call, nginx, request, serving  # noqa: E402
+from tests.serving import (  # noqa: E402
+    NGINX,
+    NGINX_PROXY,
+    call,
+    nginx,
+    reopen_closed,
+    request,
+    serving,
+)
 
 STRANGER = "127.0.0.2"
 AS_STRANGER = {"BANKER_LOCAL_NETWORKS": "127.0.0.1/32"}
@@ -79,17 +87,7 @@ def silent_sockets(count: int = 1010, seconds: float = 10.0) -> tuple:
         watch.start()
         reopened, families, deadline = 0, 0, time.monotonic() + seconds
         while time.monotonic() < deadline:
-            for i, s in enumerate(sockets):
-                try:
-                    closed = s.recv(1, socket.MSG_DONTWAIT | socket.MSG_PEEK) == b""
-                except BlockingIOError:
-                    closed = False
-                except OSError:
-                    closed = True
-                if closed:
-                    s.close()
-                    sockets[i] = socket.create_connection(("127.0.0.1", port))
-                    reopened += 1
+            reopened += reopen_closed(sockets, port)
             families += request(f"{server.url}/api/v1/games", "POST",
                                 {"players": ["Ann", "Bob"]}).status_code == 201  # fmt: skip
             time.sleep(0.3)

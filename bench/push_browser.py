@@ -144,9 +144,9 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory() as tmp, server(Path(tmp) / "p.db", args.code) as srv:
         host, port, _ = srv
         result = measure(f"http://{host}:{port}", args.changes)
-    for name, budget, figure, met in rows(result):
-        mark = "" if met is None else ("met" if met else "MISSED")
-        print(f"{name:<46}  {budget:<10}  {mark:<6}  {figure}")
+    from bench.tables import show
+
+    show(rows(result))
     return 0
 
 

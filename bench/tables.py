@@ -260,10 +260,16 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     found = measure(args.tables, args.idle, args.seconds)
     print(f"{os.cpu_count()} cores shared by the server and the devices")
-    for name, budget, figure, met in rows(found):
-        mark = "" if met is None else ("met" if met else "MISSED")
-        print(f"{name:<50}  {budget:<14}  {mark:<6}  {figure}")
+    show(rows(found))
     return 0
+
+
+def show(table: list[tuple[str, str, str, bool | None]]) -> None:
+    """Print (measurement, budget, figure, met) rows, met or MISSED beside each budget."""
+    width = max(len(r[0]) for r in table)
+    for name, budget, figure, met in table:
+        mark = "" if met is None else ("met" if met else "MISSED")
+        print(f"{name:<{width}}  {budget:<14}  {mark:<6}  {figure}")
 
 
 if __name__ == "__main__":

@@ -126,12 +126,36 @@ class Server:
         self.proc.wait(timeout=10)
 
     def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.kill()
+        stop(self.proc)
+
+
+def stop(proc: subprocess.Popen | None) -> None:
+    """Stop a server process: SIGTERM, then SIGKILL after 10 s."""
+    if proc is not None and proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+
+
+def reopen_closed(sockets: list, port: int) -> int:
+    """Reopen (to 127.0.0.1:port) each of `sockets` the server has closed, in place, as an
+    attacker holding connections does; how many were."""
+    reopened = 0
+    for i, s in enumerate(sockets):
+        try:
+            closed = s.recv(1, socket.MSG_DONTWAIT | socket.MSG_PEEK) == b""
+        except BlockingIOError:
+            closed = False
+        except OSError:
+            closed = True
+        if closed:
+            s.close()
+            sockets[i] = socket.create_connection(("127.0.0.1", port))
+            reopened += 1
+    return reopened
 
 
 @contextmanager
@@ -280,13 +304,7 @@ class Nginx:
         raise AssertionError(f"nginx did not start:\n{log}")
 
     def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=10)
+        stop(self.proc)
 
 
 @contextmanager

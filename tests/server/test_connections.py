@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from tests.serving import request, serving
+from tests.serving import reopen_closed, request, serving
 
 pytestmark = pytest.mark.slow
 STRANGER, OTHER = "127.0.0.2", "127.0.0.3"
@@ -147,19 +147,7 @@ def test_1010_silent_sockets_opened_and_reopened_leave_the_banker_and_a_new_fami
 
     def attacker():  # from this machine, as a proxy's or a neighbour's would come
         while not stop.is_set():
-            for i, s in enumerate(sockets):
-                if stop.is_set():
-                    return
-                try:
-                    closed = s.recv(1, socket.MSG_DONTWAIT | socket.MSG_PEEK) == b""
-                except BlockingIOError:
-                    closed = False
-                except OSError:
-                    closed = True
-                if closed:
-                    s.close()
-                    sockets[i] = socket.create_connection(("127.0.0.1", port_of(url)))
-                    reopened[0] += 1
+            reopened[0] += reopen_closed(sockets, port_of(url))
             stop.wait(0.2)
 
     for _ in range(1010):
