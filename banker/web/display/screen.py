@@ -1,8 +1,9 @@
 """The big screen: a read-only page for a shared screen beside the board (`display_url`).
 
-The display page polls `GET /display/<token>/version?v=N` about every 400 ms: 204 while the
-game is still at version N (answered before Flask: banker.web.common.fastpoll), else the fresh
-`#display` fragment. It can do nothing; with `private_cash` it shows no one's cash.
+Told of a change by its push stream (static/refresh.js; where push is blocked, every 400 ms:
+templates/display/page.html), the display page asks `GET /display/<token>/version?v=N`: 204
+while the game is still at version N (answered before Flask: banker.web.common.fastpoll), else
+the fresh `#display` fragment. It can do nothing; with `private_cash` it shows no one's cash.
 
 Routes (the story pages are banker.web.display.story_pages):
 - /display/<token>            the big screen (display token)
@@ -20,7 +21,6 @@ from banker.web.common.store import get_store
 from banker.web.display import story_pages
 from banker.web.display.blueprint import bp, gone
 
-POLL_EVERY = "400ms"
 LATEST_EVENTS = 8
 
 
@@ -44,7 +44,6 @@ def display_view(token: str, game_id: str) -> dict:
         "game_id": game_id,
         "version": state["version"],
         "status": state["status"],
-        "poll_every": POLL_EVERY,
         "spaces": board_picture.spaces(state),
         "players": [{**p, "acting": p["id"] in acting} for p in players],
         "now": now,
