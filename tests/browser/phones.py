@@ -82,7 +82,8 @@ READ = """
     out.owners = {};
     for (const sp of document.querySelectorAll('.bigboard [id^=space-]')) {
       const o = sp.querySelector('.owner');
-      out.owners[sp.id.replace('space-', '')] = o ? text(o).replace(/^Owner: /, '') : null;
+      const said = o && (o.querySelector('.sr-only') || o);  // "Owner: Bob", read out
+      out.owners[sp.id.replace('space-', '')] = o ? text(said).replace(/^Owner: /, '') : null;
     }
   } else {
     out.heading = text(document.querySelector('#status-line'));

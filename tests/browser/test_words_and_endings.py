@@ -205,7 +205,7 @@ def test_the_final_round_is_said_on_every_screen_and_no_roll_is_promised_that_wi
         big.goto(created["display_url"])
         for page in [banker, *phones]:
             expect(page.locator("#phase")).to_contain_text("Time is called")
-        expect(big.locator("#act")).to_contain_text("Time is called")
+        expect(big.locator("#final-round")).to_contain_text("Time is called")
         # Nobody rolls again: no screen says so.
         for page in [banker, *phones, big]:
             text = page.locator("body").inner_text()
