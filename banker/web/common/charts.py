@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from markupsafe import Markup, escape
 
-from banker.web.common.present import money
+from banker.web.common.present import money, seat_color
 
 W, H = 640, 300
 LEFT, RIGHT, TOP, BOTTOM = 80, 34, 14, 44
@@ -161,7 +161,7 @@ def worth_chart(story: dict, highlight: str | None = None, table_rows: int | Non
     series = [
         {
             "id": p["id"],
-            "seat": p["seat"],
+            "seat": seat_color(p["seat"]),
             "name": p["name"],
             "values": [value(r["worth"][p["id"]]) for r in story["rounds"]],
         }

@@ -197,6 +197,13 @@ def compose_view(state: dict, pid: str, args) -> dict | None:
 # -- the whole page ---------------------------------------------------------------------------
 
 
+def pot(state: dict) -> str | None:
+    """The Free Parking pot while that house rule is on, else None."""
+    if not state["options"]["free_parking_jackpot"]:
+        return None
+    return money(state["bank"]["free_parking"])
+
+
 def _me(internal: dict, state: dict, player_id: str) -> dict:
     me = state_player(state, player_id)
     return {
@@ -265,6 +272,7 @@ def player_view(token: str, game_id: str, player_id: str, args=None) -> dict:
         "claim_key": secrets.token_urlsafe(12),
         "others": others,
         "private_cash": private_cash,
+        "pot": pot(seen),
         "events": store.recent_events(game_id, LATEST_EVENTS),
         "remote": controls(internal, me_state),
         "compose": compose_view(internal, player_id, args if args is not None else MultiDict()),
