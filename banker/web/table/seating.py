@@ -97,7 +97,7 @@ def leave_preview(state: dict, pid: str) -> dict:
     "buildings" (what selling them back brings), "deeds" (names, board order), "cards" (decks'
     names), "why" (the core's refusal, None when it would be accepted), "then": a sentence on
     what follows (the first auction, whose turn, or who wins), "ends": the game ends with it,
-    "undoable": undo could take it back}."""
+    "undoable": undo could take it back, "lapses": what of theirs lapses, in words}."""
     p = next(x for x in state["players"] if x["id"] == pid)
     back = what_leaves(state, pid)
     why, then, ends = None, "", False
@@ -119,7 +119,18 @@ def leave_preview(state: dict, pid: str) -> dict:
         "then": then,
         "ends": ends,
         "undoable": bool(state.get("_undo")),  # a roll since: undo reaches back to it
+        "lapses": _lapses(state, pid),
     }
+
+
+def _lapses(state: dict, pid: str) -> str:
+    """What of pid's lapses when they leave: "their open trade offers and rent claims", "" for
+    nothing open."""
+    pending = state["pending"]
+    offers = any(pid in (o["from"], o["to"]) for o in pending.get("trade_offers") or [])
+    claims = any(pid in (c["owner"], c["payer"]) for c in pending["rent_claims"])
+    parts = [w for w, open_ in (("trade offers", offers), ("rent claims", claims)) if open_]
+    return f"their open {' and '.join(parts)}" if parts else ""
 
 
 def _then(before: dict, after: dict) -> str:
