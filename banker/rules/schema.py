@@ -475,11 +475,9 @@ COMMANDS: dict[str, Command] = {
             "rename_player",
             "A player wants another name shown (the same name rules as at creation).",
             PlayerId("player"),
-            Name("name", pair=True, label="a name"),
+            Name("name", pair=True),
         ),
-        Command(
-            "add_player", "A latecomer joins the game in progress.", Name("name", label="a name")
-        ),
+        Command("add_player", "A latecomer joins the game in progress.", Name("name")),
         Command("leave", "A player leaves the table for good.", PlayerId("player")),
         Command("undo", "Take back the latest command, back to the latest roll."),
     )

@@ -72,7 +72,7 @@ def test_a_refused_rename_through_htmx_answers_the_screen_with_the_sentence(thre
     before = g.now()
     r = banker.press("Rename", headers=HTMX, player="p3", name="")
     assert r.status_code == 400
-    assert 'id="error-rename"' in r.text and "Choose a name first." in text_of(r.text)
+    assert 'id="error-rename"' in r.text and "Choose the name first." in text_of(r.text)
     assert '<details class="more" id="more" open>' in r.text
     assert g.now() == before
 
