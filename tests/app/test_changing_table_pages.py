@@ -77,6 +77,17 @@ def test_a_refused_rename_through_htmx_answers_the_screen_with_the_sentence(thre
     assert g.now() == before
 
 
+def test_a_partnership_is_renamed_as_its_two_partners_names(new_game, client):
+    g = new_game(["Ann", "Bob", "Cat", "Dan"], options={"teams": True})
+    g.start("p1")
+    banker = Banker(client, g)
+    _, button = find_button(banker.page(), "Rename")
+    assert not button["disabled"]
+    banker.press("Rename", player="p1", name="Ann & Rob")
+    assert g.state["players"][0]["members"] == ["Ann", "Rob"]
+    assert "Ann & Bob is now called Ann & Rob." in text_of(banker.page())
+
+
 # -- a latecomer ----------------------------------------------------------------------------
 
 

@@ -23,7 +23,8 @@ from banker.web.common.present import player_names
 
 LEAVE_STEP = re.compile(r"leave-(p[1-9][0-9]{0,5})")
 # A name no player is likely to have, to ask the core whether anyone may join or be renamed
-# now; a refusal of this very name (taken, or alike) is no refusal of the table.
+# now (a partnership's: two of them); a refusal of this very name (taken, or alike) is no
+# refusal of the table.
 PROBE_NAME = "Zq Probe 7"
 NAME_REFUSALS = {"duplicate_name", "same_name"}
 
@@ -67,6 +68,8 @@ def section(state: dict, latest: list[dict], confirm: str | None) -> dict:
     first = state["players"][0]["id"]
     added = any(e["type"] == "player_added" and not e["undone"] for e in latest)
     pid = leaving(confirm)
+    open_ = state["status"] in ("setup", "playing")
+    probe = PROBE_NAME + (" & " + PROBE_NAME + "b" if state["options"]["teams"] else "")
     return {
         "rename": {
             "players": [
@@ -74,7 +77,7 @@ def section(state: dict, latest: list[dict], confirm: str | None) -> dict:
             ],
             "why": refusal(
                 state,
-                {"type": "rename_player", "player": first, "name": PROBE_NAME},
+                {"type": "rename_player", "player": first, "name": probe},
                 NAME_REFUSALS,
             ),
         },
@@ -88,7 +91,7 @@ def section(state: dict, latest: list[dict], confirm: str | None) -> dict:
             for p in in_game
         ],
         "latecomer": state["players"][-1]["id"] if added else None,
-        "leaving": leave_preview(state, pid) if pid in player_names(state) else None,
+        "leaving": leave_preview(state, pid) if pid in player_names(state) and open_ else None,
     }
 
 
