@@ -11,30 +11,49 @@ Every refusal raises DomainError (422) or BadCommand (400) with a sentence for t
 command's shape is checked first (`schema`), whatever the state.
 
 Modules, each importing only those before it (no cycle): board, errors ← options (every game
-option, declared once: OPTIONS, checked_options, options_schema) ← state (lookups,
-money, events, gates), schema (command fields) ← holdings (building, mortgages, score), rent
-(rent and claims) ← auctions ← jackpot (the Free Parking pot) ← turn (whose turn, rolls,
-landing, jail) ← cards; holdings ← trades ← debts; endgame (deadline, score_game, stop),
-corrections (adjust, move), seating (rename_player, add_player, leave) ← game (new_game,
-apply, undo). permissions (who may send what) and shape (the state's shape, described once:
-state_schema(), BOOKKEEPING) sit on game; words (pending in sentences) on endgame and trades.
+option, declared once: OPTIONS, checked_options, options_schema) ← state (lookups, money,
+events, gates, undo's changes) ← fields (what a command field may hold) ← schema (each command's
+fields) ← holdings (building, mortgages,
+score), rent (rent and claims) ← auctions ← jackpot (the Free Parking pot) ← turn (whose turn,
+rolls, landing, jail) ← cards; holdings ← trades ← debts; trades ← endgame (deadline,
+score_game, stop), corrections (adjust, move), seating (rename_player, add_player, leave) ←
+game (new_game, apply, undo). permissions (who may send what, who is told what) and shape (the
+state's shape, described once: state_schema(), BOOKKEEPING) sit on game; words (what is pending
+and who must act) on endgame and trades; actions (what a seat may do) on top.
 
-What the pages may ask (read functions, pure, never raising):
+What the pages render from (pure, never raising; `state` is the state as the store keeps it):
+
+    actions(state, seat) -> {command type: {"allowed", "why", "targets": [{"command",
+        "allowed", "why", "free"}]}}: what `seat` ("banker", a player id, "display") may send
+        now, every button with its targets and, when refused, the sentence why (the very one
+        apply or the seat's permission gives; see rules/actions.py). allowed(state, seat,
+        type) -> the commands of one type it may send.
+    to_act(state) -> {"phase", "phase_sentence", "pending": [item], "now": item | None,
+        "then": item | None, "who": [player id], "sentence"}: what is pending, who must act now
+        and the heading's sentence; never a roll that will not come (rules/words.py).
+        pending_in_words(state): the same as a list of sentences.
+    text_for(state, seat, event_or_refusal_or_sentence) -> str: what a seat is told (with
+        private_cash no one hears another player's cash in hand; events and refusals carry
+        both wordings: `cash_of`, `without_cash`); refusal_for(state, seat, refusal).
+    seat_refusal(state, seat, command) / player_refusal(state, pid, command): may this seat
+        send it at all (the API's 403); view_for(state, seat): the state it may see.
+
+Other read functions:
     undo_refusal(state), claim_refusal(state, claim_id), askable_claims(state), claims_wait,
     trade_refusal(state, deal_or_offer), bankruptcy_refusal(state, pid), score(state, pid),
-    can_raise(state, pid), phase(state), phase_sentence(state), describe_deal(state, deal),
-    pending_in_words(state) (what the table still has to settle, one sentence each);
-    a deed's: rent(state, prop), utility_multiplier, owns_set, owned_in_group, building_value,
-    set_has_buildings, build_refusal, sell_refusal, mortgage_refusal, unmortgage_refusal,
+    can_raise(state, pid), phase(state), phase_sentence(state), describe_deal(state, deal);
+    a deed's: deed_rent(state, prop), utility_multiplier, owns_set, owned_in_group, building_value,
+    set_has_buildings, build_refusal, sell_refusal, mortgage_refusal, unmortgage_refusal
+    (the deed's own rule only: rules.actions also says when the game forbids it),
     building_refusal_anywhere(state, pid, kind); card_holder(state, deck);
-    who may send what and see what: player_refusal(state, pid, command), view_for(state, who);
     a changing table: name_refusal(state, name, pid), leave_refusal(state, pid),
     what_leaves(state, pid) (what goes back to the Bank if pid leaves now).
 The web layer imports the core from here only (board facts: banker.rules.board).
 """
 
+from .actions import actions, allowed
 from .endgame import askable_claims, claims_wait, phase, phase_sentence
-from .errors import BadCommand, DomainError, Refusal
+from .errors import BadCommand, DomainError, Refusal, WithCash
 from .game import apply, new_game, public_state, replay, undo_refusal, upgrade
 from .holdings import (
     bankruptcy_refusal,
@@ -49,15 +68,15 @@ from .holdings import (
     unmortgage_refusal,
 )
 from .options import OPTIONS
-from .permissions import player_refusal, view_for
-from .rent import claim_refusal, owned_in_group, owns_set, rent, utility_multiplier
+from .permissions import player_refusal, refusal_for, seat_refusal, text_for, view_for
+from .rent import claim_refusal, deed_rent, owned_in_group, owns_set, utility_multiplier
 from .schema import COMMANDS as COMMAND_SCHEMA
 from .schema import describe as describe_command
 from .seating import leave_refusal, name_refusal, what_leaves
 from .shape import BOOKKEEPING, json_nullable, json_object, state_schema
 from .trades import describe_deal, trade_refusal
 from .turn import card_holder
-from .words import pending_in_words
+from .words import pending_in_words, to_act
 
 __all__ = [
     "BOOKKEEPING",
@@ -66,6 +85,8 @@ __all__ = [
     "DomainError",
     "OPTIONS",
     "Refusal",
+    "actions",
+    "allowed",
     "apply",
     "askable_claims",
     "bankruptcy_refusal",
@@ -77,6 +98,7 @@ __all__ = [
     "claim_refusal",
     "claims_wait",
     "describe_command",
+    "deed_rent",
     "describe_deal",
     "json_nullable",
     "json_object",
@@ -90,13 +112,16 @@ __all__ = [
     "phase",
     "phase_sentence",
     "player_refusal",
+    "refusal_for",
+    "seat_refusal",
     "public_state",
-    "rent",
     "replay",
     "score",
     "sell_refusal",
     "set_has_buildings",
     "state_schema",
+    "text_for",
+    "to_act",
     "trade_refusal",
     "undo_refusal",
     "unmortgage_refusal",
@@ -104,4 +129,5 @@ __all__ = [
     "utility_multiplier",
     "view_for",
     "what_leaves",
+    "WithCash",
 ]

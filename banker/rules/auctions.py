@@ -6,7 +6,17 @@ from __future__ import annotations
 from .board import DEEDS
 from .errors import BadCommand, DomainError
 from .holdings import build_refusal, building_refusal_anywhere, place
-from .state import active_player, deed_name, event, money, name, pay, player, require_ready
+from .state import (
+    active_player,
+    deed_name,
+    event,
+    money,
+    name,
+    pay,
+    player,
+    require_ready,
+    with_cash,
+)
 
 
 def open_auction(s: dict, events: list, item: str, why: str) -> None:
@@ -47,7 +57,11 @@ def cmd_bid(s: dict, events: list, c: dict) -> None:
         )
     if amount > p["cash"]:
         raise DomainError(
-            f"{p['name']} has only {money(p['cash'])} in cash and cannot bid {money(amount)}.",
+            with_cash(
+                p,
+                f"{p['name']} has only {money(p['cash'])} in cash and cannot bid {money(amount)}.",
+                f"{p['name']} does not have {money(amount)} in cash to bid.",
+            ),
             "insufficient_cash",
         )
     if a["item"] in ("house", "hotel"):

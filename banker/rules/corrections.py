@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .board import SPACES
 from .errors import DomainError
-from .state import active_player, event, money, require_playing
+from .state import active_player, event, money, require_playing, with_cash
 
 
 def cmd_adjust(s: dict, events: list, c: dict) -> None:
@@ -13,7 +13,11 @@ def cmd_adjust(s: dict, events: list, c: dict) -> None:
     amount, reason = c["amount"], c["reason"]
     if p["cash"] + amount < 0:
         raise DomainError(
-            f"{p['name']} has {money(p['cash'])}: a correction cannot make cash negative.",
+            with_cash(
+                p,
+                f"{p['name']} has {money(p['cash'])}: a correction cannot make cash negative.",
+                f"A correction cannot make {p['name']}'s cash negative.",
+            ),
             "negative_cash",
         )
     p["cash"] += amount

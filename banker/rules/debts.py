@@ -20,6 +20,7 @@ from .state import (
     pay,
     player,
     require_playing,
+    with_cash,
 )
 from .trades import drop_offers_of
 from .turn import end_turn
@@ -33,8 +34,13 @@ def cmd_pay_debt(s: dict, events: list, c: dict) -> None:
     p = player(s, d["debtor"])
     if p["cash"] < d["amount"]:
         raise DomainError(
-            f"{p['name']} has {money(p['cash'])} of the {money(d['amount'])} owed: "
-            "raise more by selling buildings, mortgaging or trading.",
+            with_cash(
+                p,
+                f"{p['name']} has {money(p['cash'])} of the {money(d['amount'])} owed: "
+                "raise more by selling buildings, mortgaging or trading.",
+                f"{p['name']} does not have the {money(d['amount'])} owed yet: "
+                "raise more by selling buildings, mortgaging or trading.",
+            ),
             "insufficient_cash",
         )
     s["pending"]["debt"] = None
@@ -99,27 +105,32 @@ def _to_the_bank(s: dict, events: list, p: dict, deeds: list[str]) -> None:
     what = f"{money(cash)} in cash goes to the Bank" if cash else "nothing in cash"
     for prop in deeds:
         s["properties"][prop].update(owner=None, mortgaged=False)
+
+    def said(what: str) -> str:
+        return (
+            f"{p['name']} is bankrupt to the Bank and out of the game: {what}; the deeds return "
+            "unmortgaged and are auctioned; jail cards go back to their decks."
+        )
+
     event(
         s,
         events,
         "bankrupt",
-        f"{p['name']} is bankrupt to the Bank and out of the game: "
-        f"{what}; the deeds return unmortgaged and are auctioned; jail cards go back to "
-        "their decks.",
+        with_cash(p, said(what), said("their cash goes to the Bank")),
         player=p["id"],
     )
     s["pending"]["auction_queue"] = s["pending"]["auction_queue"] + deeds
 
 
-def _what_passes(cash: int, deeds: list[str], cards: list) -> str:
+def _what_passes(cash: str, deeds: list[str], cards: list) -> str:
     """What the creditor receives. Every deed passes mortgaged (the core mortgaged them) and the
     sentence says so of each: "655, the Get Out of Jail Free cards and 2 deeds, both mortgaged:
     Reading Railroad and Electric Company", not "(mortgaged)" after the last name only."""
     jail_cards = "the Get Out of Jail Free cards"
     if len(deeds) <= 1:
         one = f", {names_of(deeds)} (mortgaged)" if deeds else ""
-        return f"{money(cash)}{one}{' and ' + jail_cards if cards else ''}"
-    things = [money(cash)] + ([jail_cards] if cards else [])
+        return f"{cash}{one}{' and ' + jail_cards if cards else ''}"
+    things = [cash] + ([jail_cards] if cards else [])
     every = "both" if len(deeds) == 2 else "all"
     things.append(f"{len(deeds)} deeds, {every} mortgaged: {names_of(deeds)}")
     return ", ".join(things[:-1]) + " and " + things[-1]
@@ -133,12 +144,16 @@ def _to_a_player(s: dict, events: list, p: dict, creditor: str, deeds: list[str]
     c_player["jail_cards"] += cards
     for prop in deeds:
         s["properties"][prop]["owner"] = creditor
+
+    def said(cash: str) -> str:
+        passes = _what_passes(cash, deeds, cards)
+        return f"{p['name']} is bankrupt and out of the game: {c_player['name']} receives {passes}."
+
     event(
         s,
         events,
         "bankrupt",
-        f"{p['name']} is bankrupt and out of the game: "
-        f"{c_player['name']} receives {_what_passes(cash, deeds, cards)}.",
+        with_cash(p, said(money(cash)), said(f"{p['name']}'s cash")),
         player=p["id"],
         creditor=creditor,
     )
@@ -148,9 +163,16 @@ def eliminate(s: dict, events: list, pid: str) -> None:
     p = player(s, pid)
     p.update(eliminated=True, in_jail=False, jail_attempts=0)
     pending = s["pending"]
-    pending["rent_claims"] = [
-        cl for cl in pending["rent_claims"] if pid not in (cl["owner"], cl["payer"])
-    ]
+    for cl in [cl for cl in pending["rent_claims"] if pid in (cl["owner"], cl["payer"])]:
+        pending["rent_claims"].remove(cl)  # a claim whose payer (or owner) is out lapses
+        event(
+            s,
+            events,
+            "rent_lapsed",
+            f"The {money(cl['amount'])} rent on {deed_name(cl['property'])} lapses: "
+            f"{p['name']} is out of the game.",
+            claim=cl["id"],
+        )
     pending["payments"] = [x for x in pending["payments"] if pid not in (x["from"], x["to"])]
     for key in ("offer", "card", "dice"):
         if pending[key] and pending[key]["player"] == pid:

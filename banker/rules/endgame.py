@@ -1,12 +1,13 @@
 """How a game ends: the last player standing, the agreed deadline (`call_time`, claims that
 outlive the final round, `score_game`), and `stop` (an unfinished game).
 
-Agreed deadline (API.md, changed 2026-12-01): after `call_time` play goes on under unchanged
-rules until the turn would pass back to `turn.first` with nothing pending. There is no next
-roll, so rent claims open at that moment do not lapse: while any can still be asked,
-`turn.player` is null, `pending.final_round` stays true and only the commands of
-CLAIMS_WAIT_COMMANDS are accepted. The game is scored as soon as nothing is pending and no claim
-can be asked, or at `score_game` (open claims lapse then).
+Agreed deadline (docs/api.md): after `call_time` play goes on under unchanged rules until the
+turn would pass back to `turn.first` with nothing pending (open trade offers do not count).
+That is the cutoff. There is no next roll, so rent claims open at that moment do not lapse:
+while any can still be asked, `turn.player` is null, `pending.final_round` stays true and only
+the commands of CLAIMS_WAIT_COMMANDS are accepted, with the debtor's own sales, mortgages and
+deals (`waiting_refusal`). The game is scored as soon as nothing is pending and no claim can be
+asked, or at `score_game` (open claims lapse then); open offers are withdrawn when it ends.
 """
 
 from __future__ import annotations
@@ -15,22 +16,27 @@ from .errors import DomainError
 from .holdings import score
 from .rent import claim_refusal
 from .state import deed_name, event, money, name, require_playing, require_ready, survivors
+from .trades import withdraw_all_offers
 
-# What the table may still do while claims wait after the final round; the raising-cash
-# commands only to settle a debt a claim created ("Do not sell, trade or unmortgage after the
-# cutoff").
+# What the table may still do after the cutoff (the final round over, claims waiting): ask the
+# claims, the Banker's score_game, adjust and undo, decline or withdraw an offer, and settle a
+# debt a claim created. "Do not sell, trade or unmortgage after the cutoff" holds for everyone
+# but that debtor: they alone may sell or mortgage (their own deeds) and trade (as one side).
 CLAIMS_WAIT_COMMANDS = (
     "claim_rent",
-    "sell_building",
-    "mortgage",
-    "trade",
     "pay_debt",
     "bankrupt",
     "score_game",
     "adjust",
     "undo",
+    "decline_trade",
 )
-RAISING_CASH = ("sell_building", "mortgage", "trade")
+DEBTOR_RAISING = ("sell_building", "mortgage")  # on the debtor's own deeds
+DEBTOR_DEALS = ("trade", "propose_trade", "accept_trade")  # with the debtor as one side
+FINAL_ROUND_OVER = (
+    "The final round is over: only the open rent claims (and any debt they create) are "
+    "settled now, or the Banker scores the game."
+)
 
 
 def claims_wait(s: dict) -> bool:
@@ -48,33 +54,63 @@ def askable_claims(s: dict) -> list[dict]:
     ]
 
 
-def waiting_refusal(s: dict, kind: str) -> DomainError | None:
-    """Why `kind` is refused because claims wait after the final round (or `score_game` is
-    sent at any other time), or None."""
+def waiting_refusal(s: dict, c: dict) -> DomainError | None:
+    """Why command `c` (as read) is refused because the final round is over (the cutoff), or
+    `score_game` because it is not; else None."""
+    kind = c["type"]
     if kind == "score_game" and not claims_wait(s):
         return DomainError(
             "Score the game only when the agreed deadline's final round is over and rent claims "
             "are still open; otherwise the game scores itself.",
             "not_waiting_for_claims",
         )
-    if not claims_wait(s):
+    if not claims_wait(s) or kind in CLAIMS_WAIT_COMMANDS:
         return None
-    if kind not in CLAIMS_WAIT_COMMANDS:
-        return DomainError(
-            "The final round is over: only the open rent claims (and any debt they create) are "
-            "settled now, or the Banker scores the game.",
-            "final_round_over",
-        )
-    if kind in RAISING_CASH and not s["pending"]["debt"]:
+    if kind not in DEBTOR_RAISING + DEBTOR_DEALS:
+        return DomainError(FINAL_ROUND_OVER, "final_round_over")
+    debt = s["pending"]["debt"]
+    if not debt:
         return DomainError(
             "The final round is over: nothing may be sold, traded or mortgaged after the "
-            "cutoff, except to pay a debt a rent claim created.",
+            "cutoff, except by a player raising cash for a debt a rent claim created.",
+            "final_round_over",
+        )
+    return _debtor_refusal(s, c, debt["debtor"])
+
+
+def _debtor_refusal(s: dict, c: dict, debtor: str) -> DomainError | None:
+    """After the cutoff, with a debt pending: only the debtor's own sale, mortgage or deal."""
+    who = name(s, debtor)
+    if c["type"] in DEBTOR_RAISING:
+        if s["properties"][c["property"]]["owner"] == debtor:
+            return None
+        return DomainError(
+            f"The final round is over: only {who}, raising cash for the debt, may sell or "
+            "mortgage after the cutoff, and only their own deeds.",
+            "final_round_over",
+        )
+    deal = c
+    if c["type"] == "accept_trade":
+        deal = next((o for o in s["pending"]["trade_offers"] if o["id"] == c["offer"]), None)
+        if deal is None:
+            return None  # no such offer: the rules' own refusal says so
+    if debtor not in (deal["from"], deal["to"]):
+        return DomainError(
+            f"The final round is over: a trade after the cutoff must be with {who}, "
+            "raising cash for the debt.",
+            "final_round_over",
+        )
+    if deal["unmortgage"]:
+        return DomainError(
+            "The final round is over: no mortgage may be lifted after the cutoff; the deeds "
+            "change hands mortgaged.",
             "final_round_over",
         )
     return None
 
 
 def busy(s: dict) -> bool:
+    """Something the round must settle before it can end (open trade offers never hold it)."""
     p = s["pending"]
     return bool(
         p["offer"]
@@ -84,7 +120,6 @@ def busy(s: dict) -> bool:
         or p["dice"]
         or p["debt"]
         or p["payments"]
-        or p["trade_offers"]
     )
 
 
@@ -115,7 +150,9 @@ def check_the_end(s: dict, events: list) -> None:
         )
 
 
-def clear_pending(s: dict) -> None:
+def clear_pending(s: dict, events: list, why: str) -> None:
+    """The game is over: nothing is pending; every open offer is withdrawn (`why` says so)."""
+    withdraw_all_offers(s, events, why)
     s["turn"]["player"] = None
     p = s["pending"]
     for key in ("offer", "auction", "card", "dice", "debt"):
@@ -126,7 +163,6 @@ def clear_pending(s: dict) -> None:
 def finish_with_winner(s: dict, events: list, winner: dict) -> None:
     s["status"] = "finished"
     s["winners"] = [winner["id"]]
-    clear_pending(s)
     event(
         s,
         events,
@@ -134,6 +170,7 @@ def finish_with_winner(s: dict, events: list, winner: dict) -> None:
         f"{winner['name']} is the last player standing and wins.",
         winners=[winner["id"]],
     )
+    clear_pending(s, events, "the game is over")
 
 
 def cmd_call_time(s: dict, events: list, c: dict) -> None:
@@ -169,7 +206,6 @@ def finish_by_score(s: dict, events: list) -> None:
             f"{deed_name(cl['property'])} lapses: the game is over.",
             claim=cl["id"],
         )
-    clear_pending(s)
     listing = "; ".join(f"{name(s, pid)} {money(v)}" for pid, v in scores.items())
     names = [name(s, w) for w in s["winners"]]
     winners = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
@@ -181,6 +217,7 @@ def finish_by_score(s: dict, events: list) -> None:
         f"{winners} {'wins' if len(s['winners']) == 1 else 'share the win'}.",
         winners=s["winners"],
     )
+    clear_pending(s, events, "the game is over")
 
 
 def cmd_score_game(s: dict, events: list, c: dict) -> None:
@@ -193,13 +230,13 @@ def cmd_stop(s: dict, events: list, c: dict) -> None:
     require_playing(s)
     s["status"] = "unfinished"
     s["winners"], s["scores"] = [], None
-    clear_pending(s)
     event(
         s,
         events,
         "stopped",
         "Everyone agreed to stop early: the game is recorded as unfinished, with no winner.",
     )
+    clear_pending(s, events, "the game was stopped")
 
 
 def phase(s: dict) -> str:

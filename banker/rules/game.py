@@ -6,11 +6,11 @@ from collections.abc import Callable
 
 from . import auctions, cards, corrections, debts, endgame, holdings, rent, schema, trades, turn
 from .board import DEED_IDS, HOTELS, HOUSES, STARTING_CASH
-from .errors import BadCommand, DomainError
+from .errors import BadCommand, DomainError, WithCash
 from .names import normalised_names
 from .options import EDITIONS, OPTIONS, checked_options, defaults
 from .seating import cmd_add_player, cmd_leave, cmd_rename_player
-from .state import clone, event, new_player, pay, require_playing
+from .state import changes, clone, event, new_player, pay, require_playing, taken_back
 
 
 def new_game(game_id: str, edition: str, names: list, options: dict | None = None) -> dict:
@@ -102,12 +102,15 @@ def _undo(state: dict, c: dict) -> tuple[dict, list[dict]]:
         raise refusal
     stack = state["_undo"]
     entry = stack[-1]
-    s = upgrade(dict(entry["state"]))
+    s = taken_back({k: v for k, v in state.items() if k != "_undo"}, entry["changes"])
     for key in COUNTERS:  # ids are never reused
         s[key] = state[key]
     s["_undo"] = stack[:-1]
     events: list[dict] = []
-    event(s, events, "undone", f"Undid: {entry['text']}", undid=entry["events"])
+    text = f"Undid: {entry['text']}"
+    if "cash_of" in entry:  # the command's first sentence stated a player's cash
+        text = WithCash(text, entry["cash_of"], f"Undid: {entry['without_cash']}")
+    event(s, events, "undone", text, undid=entry["events"])
     return s, events
 
 
@@ -119,20 +122,26 @@ Handler = Callable[[dict, dict], tuple[dict, list[dict]]]
 
 def _forward(handler: Callable[[dict, list, dict], None]) -> Handler:
     """A command that changes a copy of the state (every command but undo): the handler changes
-    the copy and appends events; what waited behind it is settled; the state before it is kept
-    for undo (back to the latest roll; a stop can be taken back even before any roll)."""
+    the copy and appends events; open offers naming anything it changed are withdrawn; what
+    waited behind it is settled; what takes the new state back to the one before it is kept for
+    undo (`state.changes`: back to the latest roll; a stop can be taken back even before any
+    roll)."""
 
     def run(state: dict, c: dict) -> tuple[dict, list[dict]]:
         before = {k: v for k, v in state.items() if k != "_undo"}
         s = clone(before)
         events: list[dict] = []
         handler(s, events, c)
+        trades.withdraw_changed_offers(before, s, events, c["type"])
         settle(s, events)
         entry = {
-            "state": before,
+            "version": state["version"],
+            "changes": changes(before, s),
             "events": [e["seq"] for e in events],
             "text": events[0]["text"] if events else c["type"],
         }
+        if events and "cash_of" in events[0]:
+            entry.update(cash_of=events[0]["cash_of"], without_cash=events[0]["without_cash"])
         if c["type"] == "roll":
             s["_undo"] = [entry]
         elif state["_undo"] or c["type"] == "stop":
@@ -188,15 +197,23 @@ def apply(state: dict, command: dict) -> tuple[dict, list[dict]]:
     """
     state = upgrade(state)
     c = schema.read(state, command)
-    kind = c["type"]
-    if state["status"] in ("finished", "unfinished") and kind != "undo":
-        require_playing(state)  # every further command is refused
-    refusal = endgame.waiting_refusal(state, kind)
+    refusal = gate_refusal(state, c)
     if refusal:
         raise refusal
-    s, events = COMMANDS[kind](state, c)
+    s, events = COMMANDS[c["type"]](state, c)
     s["version"] = state["version"] + 1
     return s, events
+
+
+def gate_refusal(state: dict, c: dict) -> DomainError | None:
+    """Why the read command `c` is refused before its own rules are asked: the game is over
+    (every command but undo), or the deadline's cutoff (endgame.waiting_refusal); else None."""
+    if state["status"] in ("finished", "unfinished") and c["type"] != "undo":
+        try:
+            require_playing(state)  # every further command is refused
+        except DomainError as e:
+            return e
+    return endgame.waiting_refusal(state, c)
 
 
 def settle(s: dict, events: list) -> None:
@@ -220,26 +237,46 @@ def settle(s: dict, events: list) -> None:
 
 
 def upgrade(state: dict) -> dict:
-    """A state saved before trade offers (2026-12-01), before the Free Parking jackpot and the
-    changing table, or before one of its options was declared, with their defaults added; any
-    other state as it is. Games kept in a database or a snapshot stay playable."""
-    if (
+    """A state saved by an earlier banker as this one keeps it: before trade offers
+    (2026-12-01), before the Free Parking jackpot and the changing table, or before one of its
+    options was declared, their defaults added; an undo history of whole states, each entry as
+    the changes that take the next state back to it. Any other state as it is. Games kept in a
+    database or a snapshot stay playable."""
+    old = not (
         "trade_offers" in state["pending"]
         and "_offers" in state
         and "_players" in state
         and "free_parking" in state["bank"]
         and OPTIONS.keys() <= state["options"].keys()
-    ):
+    )
+    whole = any("state" in e for e in state.get("_undo", ()))
+    if not old and not whole:
         return state
     s = dict(state)
-    s["pending"] = {**state["pending"], "trade_offers": state["pending"].get("trade_offers", [])}
-    s["options"] = {**defaults(state["edition"]), **state["options"]}
-    s["bank"] = {**state["bank"], "free_parking": state["bank"].get("free_parking", 0)}
-    s.setdefault("_offers", 0)
-    s.setdefault("_players", len(state["players"]))
-    if "_undo" in s:
-        s["_undo"] = [{**e, "state": upgrade(e["state"])} for e in s["_undo"]]
+    if old:
+        trade_offers = state["pending"].get("trade_offers", [])
+        s["pending"] = {**state["pending"], "trade_offers": trade_offers}
+        s["options"] = {**defaults(state["edition"]), **state["options"]}
+        s["bank"] = {**state["bank"], "free_parking": state["bank"].get("free_parking", 0)}
+        s.setdefault("_offers", 0)
+        s.setdefault("_players", len(state["players"]))
+    if whole:
+        s["_undo"] = _as_changes(s)
     return s
+
+
+def _as_changes(s: dict) -> list[dict]:
+    """An undo history of whole states (each entry's "state": the one before its command) as
+    changes: each entry's state against the next one's, the last one's against `s` itself."""
+    stack = s["_undo"]
+    states = [upgrade(e["state"]) for e in stack]
+    states.append({k: v for k, v in s.items() if k != "_undo"})
+    out = []
+    for i, e in enumerate(stack):
+        entry = {k: v for k, v in e.items() if k != "state"}
+        out.append({"version": states[i]["version"], "changes": changes(states[i], states[i + 1])})
+        out[-1].update(entry)
+    return out
 
 
 def public_state(state: dict) -> dict:
@@ -257,4 +294,4 @@ def replay(
     return s
 
 
-__all__ = ["apply", "new_game", "public_state", "replay", "undo_refusal", "upgrade"]
+__all__ = ["apply", "gate_refusal", "new_game", "public_state", "replay", "undo_refusal", "upgrade"]

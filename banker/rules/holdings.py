@@ -15,6 +15,7 @@ from .state import (
     player,
     require_no_debt,
     require_playing,
+    with_cash,
 )
 
 # --- reading the board --------------------------------------------------------------------
@@ -116,9 +117,13 @@ def build_refusal(
     if s["bank"][nxt + "s"] == 0:
         return f"The Bank has no {nxt}s left: wait until some come back."
     price = cost if cost is not None else (d.hotel_cost if nxt == "hotel" else d.house_cost)
-    cash = player(s, owner)["cash"]
-    if cash < price:
-        return f"{name(s, owner)} has {money(cash)}; a {nxt} on {d.name} costs {money(price)}."
+    p = player(s, owner)
+    if p["cash"] < price:
+        return with_cash(
+            p,
+            f"{p['name']} has {money(p['cash'])}; a {nxt} on {d.name} costs {money(price)}.",
+            f"{p['name']} does not have the {money(price)} a {nxt} on {d.name} costs.",
+        )
     return None
 
 
@@ -141,8 +146,32 @@ def place(s: dict, prop: str, kind: str) -> None:
         bank["houses"] -= 1
 
 
-def _street_command(s: dict, c: dict) -> str:
-    require_playing(s)
+def deed_command_refusal(s: dict, kind: str, prop: str) -> DomainError | None:
+    """Why `build`, `sell_building`, `mortgage` or `unmortgage` (`kind`) on prop is refused
+    now, or None: the handler's whole check, which rules.actions asks without applying it."""
+    try:
+        require_playing(s)
+        if kind in ("build", "unmortgage"):
+            require_no_debt(s)  # no spending on buildings or mortgages while a debt waits
+    except DomainError as e:
+        return e
+    auction = s["pending"]["auction"]
+    if kind == "build" and auction and auction["item"] in ("house", "hotel"):
+        # The auctioned building is on the block: buying past it could leave none to place.
+        return DomainError(
+            f"The Banker is auctioning a {auction['item']}: close that auction first.",
+            "auction_pending",
+        )
+    refusal, code = _DEED_REFUSALS[kind]
+    why = refusal(s, prop)
+    return DomainError(why, code) if why else None
+
+
+def _checked(s: dict, c: dict) -> str:
+    """The deed of a deed command, once deed_command_refusal allows it."""
+    refusal = deed_command_refusal(s, c["type"], c["property"])
+    if refusal:
+        raise refusal
     return c["property"]
 
 
@@ -155,18 +184,7 @@ def deed_event(s: dict, events: list, type_: str, prop: str, did: str, **data) -
 
 
 def cmd_build(s: dict, events: list, c: dict) -> None:
-    prop = _street_command(s, c)
-    require_no_debt(s)
-    auction = s["pending"]["auction"]
-    if auction and auction["item"] in ("house", "hotel"):
-        # The auctioned building is on the block: buying past it could leave none to place.
-        raise DomainError(
-            f"The Banker is auctioning a {auction['item']}: close that auction first.",
-            "auction_pending",
-        )
-    why = build_refusal(s, prop)
-    if why:
-        raise DomainError(why, "cannot_build")
+    prop = _checked(s, c)
     d, st = DEEDS[prop], s["properties"][prop]
     kind = "hotel" if st["houses"] == 4 else "house"
     cost = d.hotel_cost if kind == "hotel" else d.house_cost
@@ -200,11 +218,7 @@ def ruling_applies(s: dict) -> bool:
 
 
 def cmd_sell_building(s: dict, events: list, c: dict) -> None:
-    prop = _street_command(s, c)
-    why = sell_refusal(s, prop)
-    if why:
-        raise DomainError(why, "cannot_sell")
-    sell_one(s, events, prop)
+    sell_one(s, events, _checked(s, c))
 
 
 def sell_one(s: dict, events: list, prop: str) -> None:
@@ -288,17 +302,18 @@ def unmortgage_refusal(s: dict, prop: str) -> str | None:
     if not st["mortgaged"]:
         return f"{d.name} is not mortgaged."
     cost = d.lift_cost(s["edition"])
-    cash = player(s, st["owner"])["cash"]
-    if cash < cost:
-        return f"{name(s, st['owner'])} has {money(cash)}; lifting {d.name} costs {money(cost)}."
+    p = player(s, st["owner"])
+    if p["cash"] < cost:
+        return with_cash(
+            p,
+            f"{p['name']} has {money(p['cash'])}; lifting {d.name} costs {money(cost)}.",
+            f"{p['name']} does not have the {money(cost)} lifting {d.name} costs.",
+        )
     return None
 
 
 def cmd_mortgage(s: dict, events: list, c: dict) -> None:
-    prop = _street_command(s, c)
-    why = mortgage_refusal(s, prop)
-    if why:
-        raise DomainError(why, "cannot_mortgage")
+    prop = _checked(s, c)
     d, st = DEEDS[prop], s["properties"][prop]
     st["mortgaged"] = True
     player(s, st["owner"])["cash"] += d.mortgage_value
@@ -316,12 +331,15 @@ def lift(s: dict, events: list, prop: str) -> None:
 
 
 def cmd_unmortgage(s: dict, events: list, c: dict) -> None:
-    prop = _street_command(s, c)
-    require_no_debt(s)
-    why = unmortgage_refusal(s, prop)
-    if why:
-        raise DomainError(why, "cannot_unmortgage")
-    lift(s, events, prop)
+    lift(s, events, _checked(s, c))
+
+
+_DEED_REFUSALS = {
+    "build": (build_refusal, "cannot_build"),
+    "sell_building": (sell_refusal, "cannot_sell"),
+    "mortgage": (mortgage_refusal, "cannot_mortgage"),
+    "unmortgage": (unmortgage_refusal, "cannot_unmortgage"),
+}
 
 
 # --- receiving mortgaged deeds (trade and bankruptcy) -------------------------------------

@@ -1,4 +1,4 @@
-"""Who may send which command, and what each token may see (API.md, "Who may send it").
+"""Who may send which command, and what each token may see (docs/api.md, "Who may send it").
 
 The banker token may send every command. With the option `players_act` (the default), a
 player's token may send, for its own player P only, the commands of `_PLAYER_CHECKS` below;
@@ -16,8 +16,10 @@ Pure: standard library only, no I/O.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 
+from .errors import Refusal
 from .game import public_state
 
 BANKER_ONLY = {
@@ -45,6 +47,7 @@ NOT_PLAYERS_ACT = (
     "In this game players only ask for their rent from their phones; ask the Banker to do this."
 )
 NOT_A_COMMAND = "A player's phone cannot send that; ask the Banker."
+DISPLAY_READ_ONLY = "The display's token may only read the game; it cannot send anything."
 
 
 def _players(state: dict) -> set[str]:
@@ -157,6 +160,50 @@ def player_refusal(state: dict, player_id: str, command: dict) -> str | None:
     if kind != "claim_rent" and not state.get("options", {}).get("players_act", True):
         return NOT_PLAYERS_ACT
     return check(state, player_id, command)
+
+
+def seat_refusal(state: dict, seat: str, command: dict) -> str | None:
+    """Why `seat` ("banker", a player id or "display") may not send `command` at all, or None:
+    the Banker may send anything, the display nothing, a player what player_refusal allows.
+    The API's permission check and `rules.actions` both ask this."""
+    if seat == "banker":
+        return None
+    if seat == "display":
+        return DISPLAY_READ_ONLY
+    return player_refusal(state, seat, command)
+
+
+def text_for(state: dict, seat: str, said) -> str:
+    """What `seat` ("banker", a player id or "display") is told of `said`: an event (a dict with
+    "text", and "cash_of" and "without_cash" when it states a player's cash), a Refusal, or a
+    sentence (a WithCash, or a plain str).
+
+    With the option `private_cash` a sentence stating a player's cash in hand is said without
+    the figure to everyone but the Banker and that player (amounts that change hands stay).
+    """
+    if isinstance(said, dict):
+        text, cash_of, without = said["text"], said.get("cash_of"), said.get("without_cash")
+    elif isinstance(said, Refusal):
+        text, cash_of, without = said.message, said.cash_of, said.without_cash
+    else:
+        text = str(said)
+        cash_of, without = getattr(said, "cash_of", None), getattr(said, "without_cash", None)
+    private = state.get("options", {}).get("private_cash")
+    if not private or cash_of is None or without is None or seat in ("banker", cash_of):
+        return text
+    return without
+
+
+def refusal_for(state: dict, seat: str, refusal: Refusal) -> Refusal:
+    """The refusal as `seat` is told it: the same, or (private_cash) a copy whose message does
+    not state another player's cash."""
+    message = text_for(state, seat, refusal)
+    if message == refusal.message:
+        return refusal
+    told = copy.copy(refusal)
+    told.message, told.args = message, (message,)
+    told.cash_of = told.without_cash = None
+    return told
 
 
 def view_for(state: dict, viewer: str) -> dict:

@@ -5,16 +5,7 @@ from __future__ import annotations
 
 from .board import DEEDS, GROUPS, RAILROADS, UTILITIES
 from .errors import DomainError
-from .state import (
-    deed_name,
-    event,
-    money,
-    name,
-    pay,
-    require_no_debt,
-    require_playing,
-    require_ready,
-)
+from .state import deed_name, event, money, name, pay, player, require_playing, require_ready
 
 
 def owned_in_group(s: dict, owner: str, group) -> int:
@@ -26,7 +17,7 @@ def owns_set(s: dict, owner: str, prop: str) -> bool:
     return owned_in_group(s, owner, group) == len(group)
 
 
-def rent(s: dict, prop: str, dice_total: int | None = None) -> int:
+def deed_rent(s: dict, prop: str, dice_total: int | None = None) -> int:
     """The rent the deed's owner may ask now (0 when unowned or mortgaged)."""
     st, deed = s["properties"][prop], DEEDS[prop]
     owner = st["owner"]
@@ -90,8 +81,10 @@ def claim_refusal(s: dict, claim_id: str, debt_counts: bool = True) -> DomainErr
     """Why the owner may not ask for this rent claim now, or None (then claim_rent is accepted).
 
     The claim must be open; the deed must still be the claim owner's and not mortgaged ("No rent
-    is collected on a mortgaged property"), though the amount stays the one fixed at landing;
-    and no debt may be pending (unless `debt_counts` is False: the claim then only waits).
+    is collected on a mortgaged property"), though the amount stays the one fixed at landing.
+    While a debt is pending (no roll can come, so the claim stays open) it is paid at once if the
+    payer's cash covers it, else it waits until that debt is settled (unless `debt_counts` is
+    False: then the debt is not looked at).
     """
     if s["status"] != "playing":
         try:
@@ -115,17 +108,28 @@ def claim_refusal(s: dict, claim_id: str, debt_counts: bool = True) -> DomainErr
             f"{deed} is mortgaged now: No rent is collected on a mortgaged property.",
             "mortgaged",
         )
-    if debt_counts:
-        try:
-            require_no_debt(s)
-        except DomainError as e:
-            return e
+    if debt_counts and s["pending"]["debt"]:
+        return _debt_refusal(s, cl)
     return None
+
+
+def _debt_refusal(s: dict, cl: dict) -> DomainError | None:
+    """A claim asked while a debt is pending: refused only when the payer's cash does not cover
+    it (the sentence names no one's cash in hand)."""
+    if player(s, cl["payer"])["cash"] >= cl["amount"]:
+        return None
+    d = s["pending"]["debt"]
+    return DomainError(
+        f"{name(s, d['debtor'])} owes {name(s, d['creditor'])} {money(d['amount'])} and "
+        f"{name(s, cl['payer'])}'s cash does not cover the {money(cl['amount'])} rent: the claim "
+        "stays open until that debt is settled.",
+        "debt_pending",
+    )
 
 
 def cmd_claim_rent(s: dict, events: list, c: dict) -> None:
     cid = c["claim"]
-    require_ready(s)
+    require_playing(s)
     refusal = claim_refusal(s, cid)
     if refusal:
         raise refusal

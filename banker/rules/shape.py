@@ -10,8 +10,8 @@ The internal state is the public one plus the core's own bookkeeping, the keys s
 from __future__ import annotations
 
 from .board import DECKS, DEED_IDS
+from .fields import PROPERTY_SCHEMA, PlayerId
 from .options import OPTIONS
-from .schema import PROPERTY_SCHEMA, PlayerId
 from .schema import describe as describe_command
 
 BOOKKEEPING = {
@@ -19,7 +19,10 @@ BOOKKEEPING = {
     "_claims": "how many rent claims were ever opened (their ids: c1, c2…)",
     "_offers": "how many trade offers were ever made (their ids: o1, o2…)",
     "_players": "how many players the game ever had (a latecomer's id: p<n+1>, never reused)",
-    "_undo": "what undo can take back, back to the latest roll: [{state, events, text}]",
+    "_undo": "what undo can take back, back to the latest roll, one entry per command: "
+    "{version (the state's before it), changes (what takes the state after it back: "
+    "[[path, value] or [path]], see state.changes), events (their seqs), text (the first "
+    "one's), and cash_of and without_cash when that sentence states a player's cash}",
     "_after_debt": "a jailed player's move waiting for their debt to be settled: "
     '{"kind": "leave_jail", "player", "steps"}, or null',
     "_turns_begun": "how many turns each player has begun: {player id: n} (partnerships "

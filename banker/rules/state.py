@@ -8,7 +8,7 @@ and never shown to clients.
 from __future__ import annotations
 
 from .board import DECK_NAMES, DEEDS
-from .errors import BadCommand, DomainError
+from .errors import BadCommand, DomainError, WithCash
 
 _CONTAINERS = (dict, list)
 
@@ -19,12 +19,83 @@ def clone(x):
     Every command copies the whole state: strings, numbers and booleans are shared, not
     visited (one Python call per dict and list, none per value). Kept in Python on purpose: a
     `marshal` round trip is hardly faster but makes a new copy of every string, so the states
-    kept in memory (undo's among them) took about three times the room (issue 17)."""
+    kept in memory (undo's among them) took about three times the room."""
     if isinstance(x, dict):
         return {k: clone(v) if isinstance(v, _CONTAINERS) else v for k, v in x.items()}
     if isinstance(x, list):
         return [clone(v) if isinstance(v, _CONTAINERS) else v for v in x]
     return x
+
+
+# What undo keeps of a command: the changes that take the state after it back to the state
+# before it (not the whole state before it, so that undo's memory stays the size of what the
+# commands changed, however many there are since the latest roll). A change is [path, value]:
+# put `value` back at `path` (keys and list indexes from the top of the state); [path]: remove
+# the key there; or [path, start, stop, items]: put `items` back in place of the list's
+# [start:stop] (a list that grew or shrank: only what differs is kept). Counters and the version
+# are not taken back (ids are never reused), nor the undo history itself.
+NOT_TAKEN_BACK = ("_undo", "version", "_seq", "_claims", "_offers")
+
+
+def changes(before: dict, after: dict) -> list[list]:
+    """The changes that turn `after` back into `before` (see NOT_TAKEN_BACK)."""
+    was = {k: v for k, v in before.items() if k not in NOT_TAKEN_BACK}
+    now = {k: v for k, v in after.items() if k not in NOT_TAKEN_BACK}
+    out: list[list] = []
+    _changes(was, now, [], out)
+    return out
+
+
+def _changes(was, now, path: list, out: list) -> None:
+    """Append to `out` what turns `now` back into `was` at `path` (a list used as a stack)."""
+    if type(was) is type(now) and was == now:  # most of the state: one comparison, in C
+        return
+    if isinstance(was, dict) and isinstance(now, dict):
+        for k, v in was.items():
+            if k in now:
+                path.append(k)
+                _changes(v, now[k], path, out)
+                path.pop()
+            else:
+                out.append([[*path, k], v])
+        out += [[[*path, k]] for k in now if k not in was]
+    elif isinstance(was, list) and isinstance(now, list) and len(was) == len(now):
+        for i, (a, b) in enumerate(zip(was, now, strict=True)):
+            path.append(i)
+            _changes(a, b, path, out)
+            path.pop()
+    elif isinstance(was, list) and isinstance(now, list):
+        start = 0
+        while start < min(len(was), len(now)) and _same(was[start], now[start]):
+            start += 1
+        end = 0  # items alike at both ends, after the common start
+        while end < min(len(was), len(now)) - start and _same(was[-1 - end], now[-1 - end]):
+            end += 1
+        out.append([list(path), start, len(now) - end, was[start : len(was) - end]])
+    else:
+        out.append([list(path), was])
+
+
+def _same(a, b) -> bool:
+    return type(a) is type(b) and a == b
+
+
+def taken_back(state: dict, undo: list[list]) -> dict:
+    """A copy of `state` with `undo` (changes(before, state)) put back: the state before."""
+    s = clone(state)
+    for change in undo:
+        *parents, last = change[0]
+        at = s
+        for key in parents:
+            at = at[key]
+        if len(change) == 2:
+            at[last] = clone(change[1])
+        elif len(change) == 4:
+            _, start, stop, items = change
+            at[last][start:stop] = clone(items)
+        else:
+            del at[last]
+    return s
 
 
 # --- players ------------------------------------------------------------------------------
@@ -94,8 +165,17 @@ def others_from_left(s: dict, pid: str) -> list[str]:
 
 
 def event(s: dict, events: list, type_: str, text: str, **data) -> None:
+    """Append an event; a sentence stating a player's cash (WithCash) also keeps whose
+    (`cash_of`) and its wording for the others (`without_cash`)."""
     s["_seq"] += 1
-    events.append({"seq": s["_seq"], "type": type_, "text": text, **data})
+    if isinstance(text, WithCash):
+        data.update(cash_of=text.cash_of, without_cash=text.without_cash)
+    events.append({"seq": s["_seq"], "type": type_, "text": str(text), **data})
+
+
+def with_cash(p: dict, text: str, without_cash: str) -> WithCash:
+    """A sentence stating player p's cash in hand, and its wording without the figure."""
+    return WithCash(text, p["id"], without_cash)
 
 
 def money(n: int) -> str:
@@ -127,12 +207,16 @@ def pay(
                 "reason": reason,
                 "can_raise": 0,
             }
+            owed = f"{p['name']} cannot pay {money(amount)} to {name(s, payee)} ({what})"
             event(
                 s,
                 events,
                 "debt",
-                f"{p['name']} cannot pay {money(amount)} to {name(s, payee)} ({what}) "
-                f"with {money(p['cash'])} in cash: a debt until raised or bankrupt.",
+                with_cash(
+                    p,
+                    f"{owed} with {money(p['cash'])} in cash: a debt until raised or bankrupt.",
+                    f"{owed} from their cash: a debt until raised or bankrupt.",
+                ),
                 debtor=payer,
                 creditor=payee,
                 amount=amount,

@@ -3,17 +3,31 @@
 
 A deal is the schema's reading of a trade command: {"from", "to", "give", "receive",
 "unmortgage"}, `give`/`receive` seen from `from`. An offer is a deal with an id ("o1", "o2"…,
-never reused, even after an undo) that `to` may accept while it is still possible.
+never reused, even after an undo) that `to` may accept while it is still possible. A player
+has at most MAX_OPEN_OFFERS open as `from`. An offer never changes under its recipient: it is
+withdrawn, with an event saying why, as soon as anything it names changes (a deed mortgaged or
+lifted or changing hands, a building built on its color set, a Get Out of Jail Free card used or
+changing hands), and when the game ends.
 """
 
 from __future__ import annotations
 
-from .board import DEEDS
+from .board import DEEDS, GROUPS
 from .errors import DomainError
-from .holdings import color, receiving_cost, set_has_buildings, take_over_mortgages
-from .state import active_player, deck_name, deed_name, event, money, name, require_playing
+from .holdings import color, level, receiving_cost, set_has_buildings, take_over_mortgages
+from .state import (
+    active_player,
+    deck_name,
+    deed_name,
+    event,
+    money,
+    name,
+    require_playing,
+    with_cash,
+)
 
 NOTHING = {"cash": 0, "properties": [], "jail_cards": []}
+MAX_OPEN_OFFERS = 5  # open offers per player as `from`
 DEAL_FIELDS = ("from", "to", "give", "receive", "unmortgage")
 
 
@@ -55,7 +69,13 @@ def _check_sides(s: dict, a: dict, b: dict, give: dict, get: dict) -> None:
                 )
         if giver["cash"] < side["cash"]:
             raise DomainError(
-                f"{giver['name']} has only {money(giver['cash'])} in cash.", "insufficient_cash"
+                with_cash(
+                    giver,
+                    f"{giver['name']} has only {money(giver['cash'])} in cash.",
+                    f"{giver['name']} does not have the {money(side['cash'])} in cash this "
+                    "trade hands over.",
+                ),
+                "insufficient_cash",
             )
 
 
@@ -76,8 +96,13 @@ def _check_mortgages(s: dict, a: dict, b: dict, deal: dict) -> None:
         lifting, fees = receiving_cost(s, side["properties"], lifted)
         if lifting + fees > cash_after:
             raise DomainError(
-                f"{receiver['name']} would have {money(cash_after)} after the trade "
-                f"but needs {money(lifting + fees)} for the received mortgages.",
+                with_cash(
+                    receiver,
+                    f"{receiver['name']} would have {money(cash_after)} after the trade "
+                    f"but needs {money(lifting + fees)} for the received mortgages.",
+                    f"{receiver['name']} would not have the {money(lifting + fees)} the "
+                    "received mortgages need after the trade.",
+                ),
                 "insufficient_cash",
             )
 
@@ -151,7 +176,23 @@ def find_offer(s: dict, offer_id: str) -> dict:
     )
 
 
+def offers_refusal(s: dict, pid: str) -> DomainError | None:
+    """Why pid may not open another offer now (MAX_OPEN_OFFERS already open), or None."""
+    mine = [o for o in s["pending"]["trade_offers"] if o["from"] == pid]
+    if len(mine) < MAX_OPEN_OFFERS:
+        return None
+    return DomainError(
+        f"{name(s, pid)} already has {MAX_OPEN_OFFERS} offers open: withdraw one (or wait for an "
+        "answer) before offering another.",
+        "too_many_offers",
+    )
+
+
 def cmd_propose_trade(s: dict, events: list, c: dict) -> None:
+    require_playing(s)
+    refusal = offers_refusal(s, c["from"])
+    if refusal:
+        raise refusal
     check_deal(s, c)
     s["_offers"] += 1
     offer = {"id": f"o{s['_offers']}", **{k: c[k] for k in DEAL_FIELDS}}
@@ -206,3 +247,67 @@ def drop_offers_of(s: dict, events: list, pid: str) -> None:
         else:
             keep.append(o)
     s["pending"]["trade_offers"] = keep
+
+
+def offer_off(s: dict, events: list, o: dict, why: str) -> None:
+    """Withdraw open offer `o`, the event saying why: "The offer of Ann to Bob is off: …"."""
+    s["pending"]["trade_offers"].remove(o)
+    event(
+        s,
+        events,
+        "trade_withdrawn",
+        f"The offer of {name(s, o['from'])} to {name(s, o['to'])} is off: {why}.",
+        offer=o["id"],
+        reason=why,
+        **{"from": o["from"], "to": o["to"]},
+    )
+
+
+def withdraw_all_offers(s: dict, events: list, why: str) -> None:
+    """The game ends: every open offer is withdrawn."""
+    for o in list(s["pending"]["trade_offers"]):
+        offer_off(s, events, o, why)
+
+
+def _deed_change(before: dict, s: dict, prop: str) -> str | None:
+    """What changed about a deed between two states (owner, mortgage, buildings on its color
+    set), in words, or None."""
+    was, now = before["properties"][prop], s["properties"][prop]
+    deed = deed_name(prop)
+    if was["owner"] != now["owner"]:
+        owner = now["owner"]
+        return f"{deed} went to {name(s, owner)}" if owner else f"{deed} went back to the Bank"
+    if was["mortgaged"] != now["mortgaged"]:
+        return f"{deed} was mortgaged" if now["mortgaged"] else f"the mortgage on {deed} was lifted"
+    for street in GROUPS[DEEDS[prop].group]:
+        if level(s["properties"][street]) > level(before["properties"][street]):
+            kind = "hotel" if s["properties"][street]["hotel"] else "house"
+            return f"a {kind} was built on {deed_name(street)}"
+    return None
+
+
+def _card_change(before: dict, s: dict, deck: str, kind: str) -> str | None:
+    """What happened to a deck's Get Out of Jail Free card between two states, or None."""
+    holders = [
+        next((p["id"] for p in state["players"] if deck in p["jail_cards"]), None)
+        for state in (before, s)
+    ]
+    if holders[0] == holders[1]:
+        return None
+    card = f"the {deck_name(deck)} Get Out of Jail Free card"
+    if holders[1] is not None:
+        return f"{card} went to {name(s, holders[1])}"
+    return f"{card} was used" if kind == "use_jail_card" else f"{card} went back to its deck"
+
+
+def withdraw_changed_offers(before: dict, s: dict, events: list, kind: str) -> None:
+    """After command `kind` changed `before` into `s`: withdraw each offer (open before and
+    after) naming something that changed, with the first such change as the reason."""
+    was_open = {o["id"] for o in before["pending"]["trade_offers"]}
+    for o in [o for o in s["pending"]["trade_offers"] if o["id"] in was_open]:
+        sides = (o["give"], o["receive"])
+        changes = [_deed_change(before, s, p) for side in sides for p in side["properties"]]
+        changes += [_card_change(before, s, d, kind) for side in sides for d in side["jail_cards"]]
+        why = next((x for x in changes if x), None)
+        if why:
+            offer_off(s, events, o, why)

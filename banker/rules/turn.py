@@ -14,9 +14,9 @@ from .board import (
 )
 from .errors import DomainError
 from .jackpot import collect_pot
-from .rent import lapse_claims, open_claim, owned_in_group, owns_set, rent, utility_multiplier
+from .rent import deed_rent, lapse_claims, open_claim, owned_in_group, owns_set, utility_multiplier
 
-__all__ = ["owned_in_group", "owns_set", "rent", "utility_multiplier"]  # read by the pages too
+__all__ = ["deed_rent", "owned_in_group", "owns_set", "utility_multiplier"]  # read by the pages too
 from .state import (
     active_player,
     deck_name,
@@ -31,6 +31,7 @@ from .state import (
     require_no_debt,
     require_playing,
     require_ready,
+    with_cash,
 )
 
 # --- whose turn ---------------------------------------------------------------------------
@@ -136,7 +137,7 @@ def land(s: dict, events: list, pid: str, dice_total: int = 0, card: str | None 
         elif DEEDS[prop].kind == "utility":
             utility_rent(s, events, p, prop, dice_total, card)
         else:
-            amount = rent(s, prop)
+            amount = deed_rent(s, prop)
             if card == "railroad":
                 amount *= 2
             open_claim(s, events, owner, pid, prop, amount)
@@ -315,9 +316,15 @@ def cmd_buy(s: dict, events: list, c: dict) -> None:
         raise DomainError("No property is on offer.", "no_offer")
     p = player(s, offer["player"])
     if p["cash"] < offer["price"]:
+        deed, price = deed_name(offer["property"]), money(offer["price"])
         raise DomainError(
-            f"{p['name']} has {money(p['cash'])} and {deed_name(offer['property'])} "
-            f"costs {money(offer['price'])}: raise the cash or put it up for auction.",
+            with_cash(
+                p,
+                f"{p['name']} has {money(p['cash'])} and {deed} costs {price}: raise the cash "
+                "or put it up for auction.",
+                f"{p['name']} does not have the {price} {deed} costs: raise the cash or put it "
+                "up for auction.",
+            ),
             "insufficient_cash",
         )
     p["cash"] -= offer["price"]
@@ -350,7 +357,11 @@ def cmd_pay_jail_fine(s: dict, events: list, c: dict) -> None:
     p = _jailed_turn(s, c)
     if p["cash"] < JAIL_FINE:
         raise DomainError(
-            f"{p['name']} has only {money(p['cash'])}: the fine is {JAIL_FINE}.",
+            with_cash(
+                p,
+                f"{p['name']} has only {money(p['cash'])}: the fine is {JAIL_FINE}.",
+                f"{p['name']} does not have the {JAIL_FINE} fine in cash.",
+            ),
             "insufficient_cash",
         )
     p["cash"] -= JAIL_FINE

@@ -72,8 +72,8 @@ _MAX_TEXT = 2000
 # has about 2,100 commands and 1 MB; a 5 MB file of a real game, about 10,500 commands.
 MAX_COMMANDS = 12_000
 MAX_EVENTS = 30_000
-# A real table rolls every few commands; the commands between two rolls each keep a copy of the
-# state for undo, so a long run of them costs memory in proportion to its length.
+# A real table rolls every few commands: a longer run between two rolls is not a real game (each
+# such command keeps its entry in the undo history, a few hundred bytes of changes).
 MAX_RUN_WITHOUT_ROLL = 200
 MAX_REPLAY_SECONDS = 8.0  # CPU seconds of this thread, replay and checks together
 
@@ -311,7 +311,7 @@ def _check_sequence(commands: list, events: list, recorded: dict) -> None:
     """Commands, events and state must agree with each other before any replay: every command
     makes at least one event, events count seq 1, 2, 3… in the order of their commands, the
     state's event counter is the last seq, and no run of commands without a roll is longer
-    than a table ever plays (each one keeps a copy of the state for undo)."""
+    than a table ever plays (each one keeps an entry in the undo history)."""
     if len(events) < len(commands):
         raise _refused(
             f"The snapshot records {len(events):,} events for {len(commands):,} commands, but "

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import time  # noqa: F401  (tests pin time.monotonic through this module)
 
+from banker.store.answer import Answer
 from banker.store.database import (
     backup,
     compacted_size,
@@ -25,6 +26,7 @@ from banker.store.errors import (
     DatabaseDamaged,
     DiskFull,
     GameNotFound,
+    KeyReused,
     NotBankers,
     PlayerNotFound,
     SchemaTooNew,
@@ -35,7 +37,7 @@ from banker.store.errors import (
 )
 from banker.store.log import NO_ANSWER, story_state
 from banker.store.migrations import APPLICATION_ID, SCHEMA_VERSION, migrate
-from banker.store.service import FOLLOWING_SECONDS, Answer, Store
+from banker.store.service import FOLLOWING_SECONDS, Store
 from banker.store.tokens import key_scope, new_secret, same_token
 
 KEPT_ANSWERS = 300  # the answers kept per game, for the latest keyed commands
@@ -50,6 +52,7 @@ __all__ = [
     "DatabaseDamaged",
     "DiskFull",
     "GameNotFound",
+    "KeyReused",
     "NotBankers",
     "PlayerNotFound",
     "SchemaTooNew",

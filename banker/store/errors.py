@@ -45,6 +45,13 @@ class VersionConflict(StoreError):
     code = "version_conflict"
 
 
+class KeyReused(StoreError):
+    """An Idempotency-Key sent again with another command (HTTP 422): nothing applied."""
+
+    status = 422
+    code = "idempotency_key_reused"
+
+
 class DiskFull(StoreError):
     """The disk (or the database's size limit) is full: nothing was recorded (HTTP 507)."""
 

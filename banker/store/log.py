@@ -15,8 +15,8 @@ NO_ANSWER = ""  # the `response` of a command sent without an Idempotency-Key: n
 EVENT_COLUMNS = {"seq", "type", "text"}
 
 INSERT_COMMAND = (
-    "insert into commands (game_id, version, command, idempotency_key, key_scope, response, at)"
-    " values (?, ?, ?, ?, ?, ?, ?)"
+    "insert into commands (game_id, version, command, idempotency_key, key_scope, response, at,"
+    " expected_version) values (?, ?, ?, ?, ?, ?, ?, ?)"
 )
 INSERT_EVENT = (
     "insert into events (game_id, seq, version, type, text, data, at, undone)"
@@ -26,29 +26,30 @@ INSERT_EVENT = (
 
 # -- the game's row: its state, and what undo needs ---------------------------------------------
 #
-# The core keeps, for undo, the whole state before each command since the latest roll
-# (state["_undo"]: [{"state", "events", "text"}]). Written with every command that was about
-# 3.3 KB more per entry. The row now keeps each entry as {"version", "events", "text"}: the
-# version of the state it takes the game back to. Those states are re-derived when an undo
-# needs them (Store._full_state): the bottom entry's state, written once in `undo_base` when
-# it changes (a roll, or a stop with nothing to undo), replayed through the stored commands
-# up to the current version. A row written before (entries with their "state") is read as it is.
+# The core keeps, for undo, what each command since the latest roll changed (state["_undo"]:
+# [{"version", "changes", "events", "text"}], the changes that take the state after it back to
+# the one before), a few hundred bytes an entry: the row keeps them as they are. Rows written by
+# an earlier banker kept each entry as {"version", "events", "text"} only (the core then kept
+# whole states, too large to write each time): those states are re-derived when an undo needs
+# them (Store._full_state), from the bottom entry's state, written once in `undo_base`, replayed
+# through the stored commands up to the current version.
 
 
 def undo_version(entry: dict) -> int:
     """The version of the state an undo entry takes the game back to."""
-    return entry["state"]["version"] if "state" in entry else entry["version"]
+    return entry["version"] if "version" in entry else entry["state"]["version"]
 
 
 def state_text(state: dict, public_text: str | None = None) -> str:
-    """The game's row: the state as JSON, each undo entry by the version of its state.
+    """The game's row: the state as JSON, each undo entry with the version of its state (and
+    without a whole state, which earlier cores kept).
 
     `public_text`: dumps(rules.public_state(state)) when already made (the answer's), which the
     row then extends with the core's own keys instead of serialising the state again."""
     own = {k: v for k, v in state.items() if k.startswith("_")}
     if own.get("_undo"):
         own["_undo"] = [
-            {"version": undo_version(e), "events": e["events"], "text": e["text"]}
+            {"version": undo_version(e), **{k: v for k, v in e.items() if k != "state"}}
             for e in own["_undo"]
         ]
     if public_text is None:
@@ -59,8 +60,9 @@ def state_text(state: dict, public_text: str | None = None) -> str:
 
 
 def needs_replay(state: dict) -> bool:
-    """Whether an undo entry of this state was read back without its state."""
-    return any("state" not in e for e in state.get("_undo", ()))
+    """Whether an undo entry of this state was read back from a row of an earlier banker,
+    without its state or its changes (then Store._full_state re-derives them)."""
+    return any("state" not in e and "changes" not in e for e in state.get("_undo", ()))
 
 
 def undo_base(state: dict, stored: int | None, row=None) -> tuple[int, str] | None:
@@ -190,6 +192,7 @@ def imported_rows(game_id: str, checked) -> tuple[list[tuple], list[tuple]]:
             "",
             dumps(c["story"]) if c["story"] else NO_ANSWER,
             c["at"],
+            None,
         )
         for c in checked.commands
     ]

@@ -124,6 +124,14 @@ def _undo_base(db: sqlite_utils.Database) -> None:
         db["games"].add_column("undo_base", str)
 
 
+@STEPS(name="m007_keyed_expected_version")
+def _keyed_expected_version(db: sqlite_utils.Database) -> None:
+    """A keyed command's expected_version (null: none sent), so that a key sent again with
+    another one is told apart from a retry (Store.execute: idempotency_key_reused)."""
+    if "expected_version" not in db["commands"].columns_dict:
+        db["commands"].add_column("expected_version", int)
+
+
 def migrate(db: sqlite_utils.Database) -> None:
     """Apply the steps not yet recorded, each with its record in one transaction (savepoints
     inside the caller's transaction); safe to run any number of times."""

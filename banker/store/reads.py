@@ -35,8 +35,19 @@ def _listed(rows) -> list[dict]:
     return sorted(games, key=lambda g: g["at"], reverse=True)
 
 
+# What an event's row keeps of a sentence stating a player's cash (rules.WithCash): whose cash,
+# and the wording for everyone else under private_cash (rules.text_for).
+_PRIVATE = (
+    "json_extract(data, '$.cash_of') as cash_of, "
+    "json_extract(data, '$.without_cash') as without_cash"
+)
+
+
 class Reads:
-    """What the pages, the story and the snapshots read back of a game."""
+    """What the pages, the story and the snapshots read back of a game.
+
+    The events' sentences are read as `seat` ("banker", a player id, "display") is told them:
+    with private_cash, a sentence stating another player's cash in hand comes without it."""
 
     STORY_EVENT_TYPES = (
         "started",
@@ -48,35 +59,57 @@ class Reads:
         "left",
     )
 
-    def recent_events(self, game_id: str, limit: int) -> list[dict]:
+    def _told(self, game_id: str, seat: str, rows) -> list[dict]:
+        """Event rows (with _PRIVATE's columns) as `seat` is told them, those columns dropped."""
+        state = self._game(game_id).state
+        out = []
+        for r in rows:
+            e = dict(r)
+            if "undone" in e:
+                e["undone"] = bool(e["undone"])
+            e["text"] = rules.text_for(state, seat, e)
+            del e["cash_of"], e["without_cash"]
+            out.append(e)
+        return out
+
+    def recent_events(self, game_id: str, limit: int, seat: str = "banker") -> list[dict]:
         """The game's `limit` latest events not undone, newest first: [{"seq","type","text"}]."""
         self._game(game_id)
-        return list(
-            self._db().query(
-                "select seq, type, text from events where game_id = ? and not undone "
-                "order by seq desc limit ?",
-                [game_id, limit],
-            )
+        rows = self._db().query(
+            f"select seq, type, text, {_PRIVATE} from events where game_id = ? and not undone "
+            "order by seq desc limit ?",
+            [game_id, limit],
         )
+        return self._told(game_id, seat, rows)
 
-    def events(self, game_id: str) -> list[dict]:
+    def events(self, game_id: str, seat: str = "banker") -> list[dict]:
         """Every accepted event of a game, oldest first: [{"seq","type","text","at","undone"}]."""
         self._game(game_id)
         rows = self._db().query(
-            "select seq, type, text, at, undone from events where game_id = ? order by seq",
+            f"select seq, type, text, at, undone, {_PRIVATE} from events where game_id = ? "
+            "order by seq",
             [game_id],
         )
-        return [{**r, "undone": bool(r["undone"])} for r in rows]
+        return self._told(game_id, seat, rows)
 
-    def latest_events(self, game_id: str) -> list[dict]:
+    def latest_events(self, game_id: str, seat: str = "banker") -> list[dict]:
         """The events of the game's latest accepted command: [{"seq","type","text","undone"}]."""
         version = self._game(game_id).state["version"]
         rows = self._db().query(
-            "select seq, type, text, undone from events where game_id = ? and version = ? "
-            "order by seq",
+            f"select seq, type, text, undone, {_PRIVATE} from events where game_id = ? and "
+            "version = ? order by seq",
             [game_id, version],
         )
-        return [{**r, "undone": bool(r["undone"])} for r in rows]
+        return self._told(game_id, seat, rows)
+
+    def private_words(self, game_id: str, version: int) -> list[dict]:
+        """For each event of command `version`, in order, what its row keeps of a sentence
+        stating a player's cash: {"cash_of", "without_cash"}, or {} (Answer.private)."""
+        rows = self._db().query(
+            f"select {_PRIVATE} from events where game_id = ? and version = ? order by seq",
+            [game_id, version],
+        )
+        return [{k: v for k, v in r.items() if v is not None} for r in rows]
 
     def list_games(self) -> list[dict]:
         """Every game, latest first: [{"game_id","edition","names","status","version","at"}]."""

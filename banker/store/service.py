@@ -11,7 +11,6 @@ import secrets
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 import sqlite_utils
@@ -19,8 +18,9 @@ import sqlite_utils
 from banker import rules
 from banker import snapshot as snapshots
 from banker.store import log
+from banker.store.answer import Answer
 from banker.store.database import Database, dumps, utc_now
-from banker.store.errors import GameNotFound, SnapshotRefused, VersionConflict
+from banker.store.errors import GameNotFound, KeyReused, SnapshotRefused, VersionConflict
 from banker.store.reads import Reads
 from banker.store.tokens import TokenIndex, new_secret, seat_changes
 
@@ -29,15 +29,6 @@ _ID_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 _ID_LENGTH = 8
 # A player's page polls about every 700 ms: seen within this many seconds, it follows the game.
 FOLLOWING_SECONDS = 5.0
-
-
-@dataclass
-class Answer:
-    """The answer to one command: the body as a dict and as the exact JSON text to send."""
-
-    body: dict
-    text: str
-    replayed: bool = False
 
 
 class _Game:
@@ -234,7 +225,8 @@ class Store(Database, TokenIndex, Reads):
         )
 
     def state(self, game_id: str) -> dict:
-        """The game's current internal state (treat it as read-only), undo's states included."""
+        """The game's current internal state (treat it as read-only), undo's changes included
+        (re-derived once for a row written by an earlier banker)."""
         game = self._game(game_id)
         state = game.state
         if log.needs_replay(state):
@@ -302,31 +294,19 @@ class Store(Database, TokenIndex, Reads):
         exception is marked `replayable` and this very command was accepted before with this
         key and scope: a double tap on a Buy that has since been bought is still its replay);
         an answer already given for `idempotency_key` within `key_scope` (the API's:
-        key_scope(token)) is returned as it was; a stale `expected_version` raises
-        VersionConflict; the core applies the command (its refusals pass through). Only then
-        is anything written, all in one transaction: only accepted commands' answers are
-        remembered. After any exception nothing changed.
+        key_scope(token)) is returned as it was if the command and its `expected_version` are
+        the same (the same JSON value: key order and spacing do not count), else KeyReused
+        (422); a stale `expected_version` raises VersionConflict; the core applies the command
+        (its refusals pass through). Only then is anything written, all in one transaction:
+        only accepted commands' answers are remembered. After any exception nothing changed.
         """
         game = self._game(game_id)
+        keyed = (idempotency_key, key_scope, expected_version)
         with game.lock:
             state = game.state
-            earlier = None
-            if idempotency_key is not None:
-                earlier = self._one(
-                    "select response, command from commands "
-                    "where game_id = ? and key_scope = ? and idempotency_key = ?",
-                    [game_id, key_scope, idempotency_key],
-                )
-            if authorize is not None:
-                try:
-                    authorize(state)
-                except Exception as e:
-                    same = earlier is not None and json.loads(earlier["command"]) == command
-                    if not (same and getattr(e, "replayable", False)):
-                        raise
-            if earlier is not None:
-                text = earlier["response"]
-                return Answer(json.loads(text), text, replayed=True)
+            replay = self._authorized_replay(game_id, state, command, keyed, authorize)
+            if replay is not None:
+                return replay
             if expected_version is not None and expected_version != state["version"]:
                 raise VersionConflict(
                     f"The game is at version {state['version']}, not {expected_version}; "
@@ -338,16 +318,45 @@ class Store(Database, TokenIndex, Reads):
             if undo and log.needs_replay(state):
                 state = game.state = self._full_state(game_id, state)
             new_state, events = rules.apply(state, command)
-            answer = self._record(game, game_id, command, state, new_state, events,
-                                  idempotency_key, key_scope)  # fmt: skip
+            answer = self._record(game, game_id, command, state, new_state, events, keyed)
             # Only a committed command becomes the current state.
             game.state = new_state
             return answer
 
+    def _authorized_replay(self, game_id, state, command, keyed, authorize) -> Answer | None:
+        """Authorize the command (Store.execute); then the answer already given for its key,
+        or None when the key is new; KeyReused when the key came with another command."""
+        key, scope, expected_version = keyed
+        earlier = None
+        if key is not None:
+            earlier = self._one(
+                "select response, command, expected_version from commands "
+                "where game_id = ? and key_scope = ? and idempotency_key = ?",
+                [game_id, scope, key],
+            )
+        same = earlier is not None and _same_command(earlier, command, expected_version)
+        if authorize is not None:
+            try:
+                authorize(state)
+            except Exception as e:
+                if not (same and getattr(e, "replayable", False)):
+                    raise
+        if earlier is None:
+            return None
+        if not same:
+            raise KeyReused(
+                "This Idempotency-Key was already used for another command in this game; send "
+                "a new key with each new command. Nothing was done."
+            )
+        body = json.loads(earlier["response"])
+        private = self.private_words(game_id, body["version"])
+        return Answer(body, earlier["response"], replayed=True, private=private)
+
     def _full_state(self, game_id: str, state: dict) -> dict:
-        """The game's state with every undo entry's state, re-derived: the row's `undo_base`
-        (the bottom entry's state) and the stored commands after it, replayed through the core.
-        The replay lands on `state` exactly (the core is pure) unless the rules changed since."""
+        """The game's state with every undo entry's changes, re-derived for a row written by an
+        earlier banker (log.needs_replay): the row's `undo_base` (the bottom entry's state) and
+        the stored commands after it, replayed through the core. The replay lands on `state`
+        exactly (the core is pure) unless the rules changed since."""
         row = self._one("select undo_base from games where id = ?", [game_id])
         s = json.loads(row["undo_base"])
         s["_undo"] = []  # the command after the base began a new stack (a roll, or a stop)
@@ -365,14 +374,17 @@ class Store(Database, TokenIndex, Reads):
         if [log.undo_version(e) for e in replayed] != [log.undo_version(e) for e in state["_undo"]]:
             raise RuntimeError(f"Game {game_id}: its log does not replay to its undo entries.")
         entries = zip(state["_undo"], replayed, strict=True)
-        return {**state, "_undo": [{**e, "state": r["state"]} for e, r in entries]}
+        return {**state, "_undo": [{**e, "changes": r["changes"]} for e, r in entries]}
 
-    def _record(self, game, game_id, command, before, after, events, key, scope) -> Answer:
+    def _record(self, game, game_id, command, before, after, events, keyed) -> Answer:
         """Write one accepted command in one transaction (shared with other games' commands
-        waiting at the same moment: Database._write); its answer, once committed."""
+        waiting at the same moment: Database._write); its answer, once committed. `keyed`:
+        (Idempotency-Key or None, its scope, the expected_version sent or None)."""
+        key, scope, expected = keyed
         version = after["version"]
         public = rules.public_state(after)
         said = [{"seq": e["seq"], "type": e["type"], "text": e["text"]} for e in events]
+        private = [{k: e[k] for k in ("cash_of", "without_cash") if k in e} for e in events]
         body = {"version": version, "events": said, "state": public}
         public_text = dumps(public)
         # dumps(body), without serialising the state a second time.
@@ -390,7 +402,7 @@ class Store(Database, TokenIndex, Reads):
             conn.execute(
                 log.INSERT_COMMAND,
                 (game_id, version, dumps(command), key, scope,
-                 log.NO_ANSWER if key is None else text, at),
+                 log.NO_ANSWER if key is None else text, at, None if key is None else expected),
             )  # fmt: skip
             if key is not None:
                 log.forget_old_answers(db, game_id, _kept_answers())
@@ -417,7 +429,7 @@ class Store(Database, TokenIndex, Reads):
         game.rounds.first, game.rounds.last = first, last
         if base is not None:
             game.base_version = base[0]
-        return Answer(body, text)
+        return Answer(body, text, private=private)
 
     def import_snapshot(self, doc: dict) -> dict:
         """Resume a snapshot as a new game with fresh tokens; the same answer as create_game.
@@ -445,6 +457,18 @@ class Store(Database, TokenIndex, Reads):
         return self._add_game(
             game_id, checked.edition, checked.names, checked.options, checked.state, rows
         )
+
+
+def _same_command(earlier, command, expected_version) -> bool:
+    """Whether a keyed command's row holds this very command: the same JSON value once parsed
+    (key order and spacing do not count; 1, 1.0 and true do) and the same expected_version."""
+
+    def canonical(value) -> str:
+        return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+    stored = json.loads(earlier["command"])
+    same = canonical(stored) == canonical(command)
+    return same and earlier["expected_version"] == expected_version
 
 
 def _kept_answers() -> int:

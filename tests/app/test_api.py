@@ -400,8 +400,9 @@ def test_a_repeated_idempotency_key_returns_the_first_answer_and_applies_nothing
     assert again.data == first.data
     assert again.headers["Idempotent-Replayed"] == "true"
     assert game.now() == after_first
-    # Even a different (here: refused) command under the same key gets the first answer.
-    assert game.send({"type": "buy", "expected_version": 99}, headers=key).data == first.data
+    # A different command under the same key is refused as such, and nothing is applied.
+    game.refused(422, {"type": "buy", "expected_version": 99}, headers=key,
+                 code="idempotency_key_reused")  # fmt: skip
     assert game.now() == after_first
 
 

@@ -64,10 +64,15 @@ def test_each_command_writes_one_commands_row_and_its_events(store, started):
     assert events == [(e["seq"], 2, e["type"], e["text"], 0) for e in answer.body["events"]]
     (game_row,) = rows(store, "select version, state from games where id = ?", started)
     assert game_row[0] == 2
-    # The row holds the state; its undo entries by the version of their state (store/log.py).
+    # The row holds the state; its undo entries as the core keeps them: the version of the state
+    # before, and the changes that take the state back to it (store/log.py).
     assert json.loads(game_row[1]) == json.loads(state_text(store.state(started)))
     assert json.loads(game_row[1])["_undo"] == [
-        {"version": 1, "events": [e["seq"] for e in answer.body["events"]],
+        {"version": 1,
+         "changes": [[["players", 0, "position"], 0], [["turn", "player"], "p1"],
+                     [["turn", "roller"], "Ann"], [["pending", "offer"], None],
+                     [["_turns_begun", "p2"]]],
+         "events": [e["seq"] for e in answer.body["events"]],
          "text": answer.body["events"][0]["text"]}
     ]  # fmt: skip
 

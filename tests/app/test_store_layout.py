@@ -27,6 +27,7 @@ NAMES = [
     "m004_revoked_tokens",
     "m005_idempotency_keys_per_token",
     "m006_undo_base",
+    "m007_keyed_expected_version",
 ]
 
 

@@ -1,7 +1,8 @@
-"""Undo after the game's row stopped carrying undo's states: the row keeps each undo
-entry by the version of its state, and the states are re-derived from `undo_base` and the
-stored commands when an undo needs them. Undo must take the game back exactly as before,
-whether the state stayed in memory, was forgotten (idle game) or read back after a restart."""
+"""Undo keeps what each command changed, not whole states: the row keeps each undo entry with
+the version of its state and its changes. Rows written by earlier bankers (entries with whole
+states, or with their version only, re-derived from `undo_base` and the stored commands) are
+still undone. Undo must take the game back exactly as before, whether the state stayed in
+memory, was forgotten (idle game) or read back after a restart."""
 
 from __future__ import annotations
 
@@ -102,7 +103,7 @@ def test_undo_after_a_restart_takes_back_every_command_to_the_latest_roll(tmp_pa
         store.close()
 
 
-def test_the_row_keeps_undo_entries_without_their_states(tmp_path):
+def test_the_row_keeps_undo_entries_as_changes_not_states(tmp_path):
     store = Store(tmp_path / "b.db")
     try:
         game_id = store.create_game("g0009", NAMES, None)["game_id"]
@@ -116,11 +117,11 @@ def test_the_row_keeps_undo_entries_without_their_states(tmp_path):
             sizes.append(len(row[0]))
             stored = json.loads(row[0])
             assert [e["version"] for e in stored["_undo"]] == list(range(1, 2 + amount))
-            assert all(set(e) == {"version", "events", "text"} for e in stored["_undo"])
-            # The base is the state before the roll, exactly (its own undo entries aside).
-            base = {k: v for k, v in json.loads(row[1]).items() if k != "_undo"}
-            assert base == store.state(game_id)["_undo"][0]["state"]
-        # Each entry adds its version, event numbers and sentence, not a state (about 3 KB).
+            assert all(set(e) == {"version", "changes", "events", "text"} for e in stored["_undo"])
+            assert stored["_undo"][-1]["changes"] == [[["players", 1, "cash"], 1500 + sum(
+                range(1, amount))]]  # fmt: skip
+            assert row[1] is None  # nothing to re-derive: no base state is written
+        # Each entry adds its version, changes, event numbers and sentence, not a state.
         assert all(0 < b - a < 200 for a, b in zip(sizes, sizes[1:], strict=False))
     finally:
         store.close()
@@ -129,27 +130,44 @@ def test_the_row_keeps_undo_entries_without_their_states(tmp_path):
 def _ann_bought_vermont(store: Store) -> str:
     """A new game in which Ann rolled 1 and 2 and bought Vermont Avenue: its id."""
     game_id = store.create_game("g0009", NAMES, None)["game_id"]
-    for c in (
-        {"type": "start", "first": "p1"},
-        {"type": "roll", "player": "p1", "dice": [1, 2]},
-        {"type": "buy"},
-    ):
+    for c in COMMANDS:
         store.execute(game_id, c)
     return game_id
 
 
+COMMANDS = (
+    {"type": "start", "first": "p1"},
+    {"type": "roll", "player": "p1", "dice": [1, 2]},
+    {"type": "buy"},
+)
+
+
+def _earlier_row(store: Store, game_id: str, whole: bool) -> dict:
+    """The game's state as an earlier banker kept it: each undo entry with the whole state
+    before its command (`whole`), or only its version (then `undo_base` holds the state before
+    the roll, as that banker wrote it)."""
+    state = store.state(game_id)
+    states = [rules.replay(game_id, "g0009", NAMES, None, COMMANDS[:v]) for v in range(4)]
+    entries = []
+    for e in state["_undo"]:
+        before = {k: v for k, v in states[e["version"]].items() if k != "_undo"}
+        entry = {"events": e["events"], "text": e["text"]}
+        entries.append({"state": before, **entry} if whole else {"version": e["version"], **entry})
+    with store._transaction() as tx:
+        tx.execute(
+            "update games set state = ?, undo_base = ? where id = ?",
+            [json.dumps({**state, "_undo": entries}), json.dumps(states[1]), game_id],
+        )
+    return {**state, "_undo": entries}
+
+
 def test_a_row_written_with_undo_states_inside_is_still_undone_exactly(tmp_path):
-    """A database from before schema 2: undo entries carry their states, no undo_base."""
+    """A database from before schema 2: undo entries carry their states."""
     db = tmp_path / "b.db"
     store = Store(db)
     try:
         game_id = _ann_bought_vermont(store)
-        full = store.state(game_id)
-        with store._transaction() as tx:
-            tx.execute(
-                "update games set state = ?, undo_base = null where id = ?",
-                [json.dumps(full), game_id],
-            )
+        full = _earlier_row(store, game_id, whole=True)
         store.close()
         store = Store(db)
         adjust = {"type": "adjust", "player": "p2", "amount": 5, "reason": "a correction"}
@@ -157,7 +175,7 @@ def test_a_row_written_with_undo_states_inside_is_still_undone_exactly(tmp_path)
         expected = rules.apply(full, adjust)[0]
         assert store.state(game_id) == expected
         store.close()
-        store = Store(db)  # the row now holds versions, and undo_base the state before the roll
+        store = Store(db)
         for _ in range(3):
             answer = store.execute(game_id, {"type": "undo"})
             expected = rules.apply(expected, {"type": "undo"})[0]
@@ -168,22 +186,43 @@ def test_a_row_written_with_undo_states_inside_is_still_undone_exactly(tmp_path)
         store.close()
 
 
-def test_undo_still_works_when_the_rules_changed_since_the_commands_were_recorded(tmp_path):
-    """A newer banker whose rules give another state for the same commands: the stored state
-    stands, and undo takes it back to the states the replay gives."""
+def test_a_row_with_versions_only_is_re_derived_and_undone_exactly(tmp_path):
+    """A database of schema 2: undo entries by their version, `undo_base` the state before the
+    roll; the entries' changes are re-derived from the stored commands."""
     db = tmp_path / "b.db"
     store = Store(db)
     try:
         game_id = _ann_bought_vermont(store)
-        expected_after_undo = rules.public_state(store.state(game_id)["_undo"][-1]["state"])
+        expected = store.state(game_id)
+        _earlier_row(store, game_id, whole=False)
+        store.close()
+        store = Store(db)
+        assert store.state(game_id) == expected
+        answer = store.execute(game_id, {"type": "undo"})
+        assert answer.body["state"] == rules.public_state(
+            rules.apply(expected, {"type": "undo"})[0]
+        )
+    finally:
+        store.close()
+
+
+def test_undo_still_works_when_the_rules_changed_since_the_commands_were_recorded(tmp_path):
+    """A newer banker whose rules give another state for the same commands: the stored state
+    stands, and undo takes back what the replay says the command changed."""
+    db = tmp_path / "b.db"
+    store = Store(db)
+    try:
+        game_id = _ann_bought_vermont(store)
+        before_buy = rules.public_state(rules.replay(game_id, "g0009", NAMES, None, COMMANDS[:2]))
+        row = _earlier_row(store, game_id, whole=False)
         with store._transaction() as tx:  # as if the old rules had paid Bob 1 more
-            row = json.loads(tx.execute("select state from games").fetchone()[0])
             row["players"][1]["cash"] += 1
             tx.execute("update games set state = ?", [json.dumps(row)])
         store.close()
         store = Store(db)
         assert store.state(game_id)["players"][1]["cash"] == row["players"][1]["cash"]
         answer = store.execute(game_id, {"type": "undo"})
-        assert answer.body["state"] == {**expected_after_undo, "version": 4}
+        players = [{**p, "cash": p["cash"] + (p["id"] == "p2")} for p in before_buy["players"]]
+        assert answer.body["state"] == {**before_buy, "players": players, "version": 4}
     finally:
         store.close()

@@ -272,7 +272,8 @@ def test_leave_as_a_bankruptcy_to_the_bank(edition):
         "connecticut-avenue",
         "boardwalk",
     ]
-    left, offer_off, auction = g.texts()
+    left, claim_off, offer_off, auction = g.texts()
+    assert claim_off == "The 50 rent on Boardwalk lapses: Cat is out of the game."
     assert left == (
         "Cat left the game for good: 375 in cash returns to the Bank (75 of it for their "
         "buildings, sold back at half price); Reading Railroad, Oriental Avenue, Vermont "

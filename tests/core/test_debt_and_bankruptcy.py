@@ -13,6 +13,7 @@ from .holdings_helpers import (
     jail_cards,
     pending,
     started,
+    trade,
 )
 
 EDITIONS = ["g0009", "classic"]
@@ -471,3 +472,152 @@ def test_a_chain_of_bankruptcies_leaves_one_winner():
     assert g.cashes() == {"p1": 0, "p2": 0, "p3": 1500}
     assert g.pending == pending()
     assert g.prop("short-line") == deed()
+
+
+# --- a rent claim asked while a debt is pending ----------------------------------------------
+
+
+def doubles_onto_rent_then_tax(edition="g0009", cash=50):
+    """Ann, with `cash`, rolls doubles onto Bob's Pennsylvania Avenue (28 rent), then onto
+    Luxury Tax (100): a debt to the Bank, Bob's claim still open (no roll can come)."""
+    g = started(edition)
+    g.own("p2", "pennsylvania-avenue")
+    g.own("p1", "boardwalk")
+    g.set_cash(p1=cash)
+    g.place("p1", 32)
+    g.roll("p1", 1, 1)  # Pennsylvania Avenue: Bob may ask 28
+    g.roll("p1", 2, 2)  # Luxury Tax: 100
+    assert g.pending["debt"] == debt("p1", None, 100, "tax", 200)
+    assert [c["id"] for c in g.claims] == ["c1"]
+    return g
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_pay_rent_when_its_owner_asks_before_the_next_player_rolls_even_while_a_debt_waits(
+    edition,
+):
+    """G0009: "pay rent when its owner asks before the next player rolls". docs/api.md: a claim
+    asked while a debt is pending "is paid at once if the payer's cash covers it (a debt pending
+    stays as it was, whoever owes it)"."""
+    g = doubles_onto_rent_then_tax(edition)
+    g.claim("c1")
+    assert g.texts() == [
+        "Bob asked Ann for 28 rent on Pennsylvania Avenue.",
+        "Ann paid Bob 28 (rent on Pennsylvania Avenue).",
+    ]
+    assert g.cashes() == {"p1": 22, "p2": 1528, "p3": 1500}
+    assert g.pending == pending(debt=debt("p1", None, 100, "tax", 200))
+
+
+def test_a_claim_the_cash_does_not_cover_waits_open_until_the_debt_is_settled():
+    """docs/api.md: "if the cash does not cover it, it is 422 `debt_pending` and the claim stays
+    open until that debt is settled"."""
+    g = doubles_onto_rent_then_tax(cash=20)
+    e = g.refused(DomainError, type="claim_rent", claim="c1")
+    assert (e.code, e.message) == (
+        "debt_pending",
+        "Ann owes the Bank 100 and Ann's cash does not cover the 28 rent: the claim stays open "
+        "until that debt is settled.",
+    )
+    g.do(type="mortgage", property="boardwalk")  # 220
+    g.do(type="pay_debt")  # 120
+    assert g.claims == [
+        {"id": "c1", "owner": "p2", "payer": "p1", "property": "pennsylvania-avenue", "amount": 28}
+    ]
+    g.claim("c1")
+    assert g.cashes() == {"p1": 92, "p2": 1528, "p3": 1500}
+
+
+def test_a_claim_whose_payer_is_eliminated_lapses():
+    """docs/api.md: "A claim whose payer is eliminated lapses"."""
+    g = doubles_onto_rent_then_tax(cash=20)
+    g.own(None, "boardwalk")
+    g.do(type="bankrupt", player="p1")
+    assert g.texts() == [
+        "Ann is bankrupt to the Bank and out of the game: 20 in cash goes to the Bank; the deeds "
+        "return unmortgaged and are auctioned; jail cards go back to their decks.",
+        "The 28 rent on Pennsylvania Avenue lapses: Ann is out of the game.",
+    ]
+    assert g.claims == []
+
+
+# --- every command during another player's debt ------------------------------------------------
+
+
+def cat_in_debt():
+    """Cat owes the Bank 100 (Luxury Tax, 20 in cash) on her turn; Ann owns the light blues
+    with a house each and Reading Railroad; Bob owns a mortgaged Short Line and the Chance Get
+    Out of Jail Free card; Bob's claim on Cat's landing is open."""
+    g = started(options={"deadline": True})
+    g.own("p1", *LIGHT_BLUE, houses=1)
+    g.own("p1", "reading-railroad")
+    g.own("p2", "short-line", mortgaged=True)
+    g.own("p2", "pennsylvania-avenue")
+    jail_cards(g, "p2", "chance")
+    g.roll("p1", 4, 6)
+    g.roll("p2", 4, 6)
+    g.set_cash(p3=20)
+    g.place("p3", 32)
+    g.roll("p3", 1, 1)  # Pennsylvania Avenue, Bob's: 28
+    g.roll("p3", 2, 2)  # Luxury Tax
+    assert g.pending["debt"] == debt("p3", None, 100, "tax", 0)
+    return g
+
+
+ANN_SELLS = {"give": {"properties": ["reading-railroad"]}, "receive": {"cash": 200}}
+DURING_ANOTHERS_DEBT = [
+    # the table's own steps wait for the debt
+    ({"type": "roll", "player": "p3", "dice": [1, 2]}, "debt_pending"),
+    ({"type": "buy"}, "debt_pending"),
+    ({"type": "auction"}, "debt_pending"),
+    ({"type": "bid", "player": "p1", "amount": 10}, "debt_pending"),
+    ({"type": "close_auction"}, "debt_pending"),
+    ({"type": "building_auction", "kind": "house"}, "debt_pending"),
+    ({"type": "draw_card", "deck": "chance", "card": "advance-to-go"}, "debt_pending"),
+    ({"type": "rent_roll", "dice": [1, 2]}, "debt_pending"),
+    ({"type": "pay_jail_fine", "player": "p3"}, "debt_pending"),
+    ({"type": "use_jail_card", "player": "p3", "deck": "chance"}, "debt_pending"),
+    ({"type": "score_game"}, "not_waiting_for_claims"),
+    # spending on buildings and mortgages waits too, for everyone
+    ({"type": "build", "property": "vermont-avenue"}, "debt_pending"),
+    ({"type": "unmortgage", "property": "short-line"}, "debt_pending"),
+    # a claim the payer's cash does not cover waits
+    ({"type": "claim_rent", "claim": "c1"}, "debt_pending"),
+    ({"type": "bankrupt", "player": "p1"}, "no_debt"),
+    ({"type": "pay_debt"}, "insufficient_cash"),
+    # raising cash, trading and the Banker's corrections go on, whoever does them
+    ({"type": "sell_building", "property": "vermont-avenue"}, None),
+    ({"type": "mortgage", "property": "reading-railroad"}, None),
+    (trade("p1", "p2", **ANN_SELLS), None),
+    ({**trade("p1", "p2", **ANN_SELLS), "type": "propose_trade"}, None),
+    ({"type": "call_time"}, None),
+    ({"type": "adjust", "player": "p1", "amount": 5, "reason": "miscounted change"}, None),
+    ({"type": "move", "player": "p1", "position": 3}, None),
+    ({"type": "undo"}, None),
+    ({"type": "stop"}, None),
+    ({"type": "bankrupt", "player": "p3"}, None),
+]
+
+
+@pytest.mark.parametrize(("command", "code"), DURING_ANOTHERS_DEBT)
+def test_what_each_command_does_while_another_player_owes_a_debt(command, code):
+    """docs/rules-decisions.md, "A pending debt": the table settles a debt before anything of
+    the turn goes on ("Let an auction or trade finish before the next roll"; "Pay the debt if
+    you can"), and nobody spends on buildings or lifted mortgages meanwhile; selling, mortgaging
+    and trading (anyone's: "nobody must rescue you", but anyone may deal) and the Banker's
+    corrections are accepted."""
+    g = cat_in_debt()
+    if code is None:
+        g.do(**command)
+    else:
+        assert g.refused(DomainError, **command).code == code
+
+
+def test_offers_made_during_a_debt_are_answered_during_it():
+    g = cat_in_debt()
+    g.do(**{**trade("p1", "p2", **ANN_SELLS), "type": "propose_trade"})
+    g.do(type="accept_trade", offer="o1")
+    assert g.prop("reading-railroad") == deed("p2")
+    g.do(**{**trade("p2", "p1", give={"jail_cards": ["chance"]}), "type": "propose_trade"})
+    g.do(type="decline_trade", offer="o2")
+    assert g.pending["debt"] == debt("p3", None, 100, "tax", 0)

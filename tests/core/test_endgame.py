@@ -60,9 +60,8 @@ def assert_finished(g, scores: dict, winners: list) -> None:
 
 
 def test_pay_rent_when_its_owner_asks_before_the_next_player_rolls_street_in_final_round():
-    """The deadline's example: "Cy lands on Ann's Vermont Avenue as the round ends ... a win that
-    was Ann's alone is scored as a three-way tie". API: "rent claims open at that moment do not
-    lapse"."""
+    """Cy lands on Ann's Vermont Avenue as the round ends: a win that was Ann's alone must not
+    be scored as a three-way tie. docs/api.md: "rent claims open at that moment do not lapse"."""
     g = deadline_game("vermont-avenue")
     g.roll("p3", 3, 5)  # Vermont Avenue, Ann's: the turn would pass back to Ann
     assert_waiting(g, claim("c1", "p1", "p3", "vermont-avenue", 6))
@@ -379,3 +378,120 @@ def test_claim_refusal_answers_as_claim_rent_would():
     assert claim_refusal(g.state, "c1") is None
     assert askable_claims(g.state) == g.claims
     assert claim_refusal(g.state, "c9").code == "no_such_claim"
+
+
+# --- the cutoff holds for everyone but the debtor ---------------------------------------------
+
+
+def cutoff_with_a_debt():
+    """After the cutoff Cy owes Ann 30 rent (a house on Vermont Avenue) with 3 in cash; Cy owns
+    Baltic and Mediterranean Avenues, Bob Reading Railroad and a mortgaged Short Line."""
+    g = deadline_game(cy_cash=3)
+    g.own("p1", "oriental-avenue", "vermont-avenue", "connecticut-avenue", houses=1)
+    g.own("p2", "reading-railroad")
+    g.own("p2", "short-line", mortgaged=True)
+    g.own("p3", "baltic-avenue", "mediterranean-avenue")
+    g.roll("p3", 3, 5)  # Vermont Avenue, Ann's: the final round is over
+    g.claim("c1")
+    assert g.pending == pending(debt=debt("p3", "p1", 30, "rent", 60), final_round=True)
+    return g
+
+
+def propose(frm, to, give=None, receive=None, unmortgage=None) -> dict:
+    return {**trade(frm, to, give, receive, unmortgage), "type": "propose_trade"}
+
+
+REFUSED_AFTER_THE_CUTOFF = [
+    ({"type": "mortgage", "property": "reading-railroad"}, "only Cy, raising cash for the debt"),
+    ({"type": "sell_building", "property": "vermont-avenue"}, "only Cy, raising cash for the debt"),
+    (
+        trade("p1", "p2", give={"cash": 250}, receive={"properties": ["reading-railroad"]}),
+        "a trade after the cutoff must be with Cy",
+    ),
+    (
+        propose("p1", "p2", give={"cash": 250}, receive={"properties": ["reading-railroad"]}),
+        "a trade after the cutoff must be with Cy",
+    ),
+    (
+        trade("p3", "p2", give={"cash": 1}, receive={"properties": ["short-line"]}, unmortgage=["short-line"]),  # noqa: E501
+        "no mortgage may be lifted after the cutoff",
+    ),
+    ({"type": "unmortgage", "property": "short-line"}, "only the open rent claims"),
+    ({"type": "build", "property": "vermont-avenue"}, "only the open rent claims"),
+    ({"type": "call_time"}, "only the open rent claims"),
+    ({"type": "move", "player": "p2", "position": 3}, "only the open rent claims"),
+    ({"type": "stop"}, "only the open rent claims"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("command", "said"), REFUSED_AFTER_THE_CUTOFF)
+def test_do_not_sell_trade_or_unmortgage_after_the_cutoff_everyone_but_the_debtor(command, said):
+    """G0009 variation: "Do not sell, trade or unmortgage after the cutoff." docs/api.md: it "holds
+    for everyone but that debtor": Bob's mortgage, Ann's sale and Ann's 250 for Bob's Reading
+    Railroad would each move points of the final score."""
+    g = cutoff_with_a_debt()
+    e = g.refused(DomainError, **command)
+    assert e.code == "final_round_over"
+    assert said in e.message
+
+
+def test_the_debtor_alone_may_raise_cash_after_the_cutoff_by_selling_mortgaging_or_trading():
+    """G0009: "raise money by selling buildings back and mortgaging properties. You can also
+    negotiate a legal property trade"; docs/api.md: a deal "only with the debtor as one of its
+    two sides, sent by the Banker or by either side's own token"."""
+    g = cutoff_with_a_debt()
+    g.do(type="mortgage", property="baltic-avenue")  # Cy: +30
+    medi = {"give": {"properties": ["mediterranean-avenue"]}, "receive": {"cash": 40}}
+    g.do(**propose("p3", "p2", **medi))  # Cy offers Bob
+    g.do(**propose("p2", "p3", give={"cash": 5}, receive={"properties": ["baltic-avenue"]}))
+    g.do(type="decline_trade", offer="o2")  # anyone it concerns may decline it
+    g.do(type="accept_trade", offer="o1")
+    assert g.cashes() == {"p1": 1500, "p2": 1460, "p3": 73}
+    assert g.prop("mediterranean-avenue") == deed("p2")
+    assert g.state["status"] == "playing"
+    g.do(type="pay_debt")
+    assert g.state["status"] == "finished"
+    assert g.cashes() == {"p1": 1530, "p2": 1460, "p3": 43}
+
+
+def test_open_offers_do_not_hold_the_final_round_open_and_are_withdrawn_when_it_is_scored():
+    """docs/api.md: "Open trade offers do not hold the final round open: when a game ends
+    (finished or unfinished) every open offer is withdrawn"."""
+    g = deadline_game("vermont-avenue")
+    g.roll("p3", 1, 2)  # Baltic Avenue, unowned: the round ends once Cy buys it or not
+    g.do(**propose("p1", "p2", give={"properties": ["vermont-avenue"]}, receive={"cash": 150}))
+    g.do(type="buy")
+    assert_finished(g, {"p1": 1600, "p2": 1500, "p3": 1500 - 60 + 60}, ["p1"])
+    assert g.texts()[-2:] == [
+        "The round is over and the game is scored: Ann 1600; Bob 1500; Cy 1500. Ann wins.",
+        "The offer of Ann to Bob is off: the game is over.",
+    ]
+
+
+def test_time_called_on_the_first_players_turn_ends_the_round_at_once_whatever_offers_are_open():
+    """docs/api.md: "Time called when the turn is back with turn.first before they roll ends
+    the round at once", and open trade offers do not hold the final round open."""
+    g = started(names=NAMES, options={"deadline": True})
+    g.own("p1", "vermont-avenue")
+    g.roll("p1", 4, 6)
+    g.roll("p2", 4, 6)
+    g.roll("p3", 4, 6)  # back to Ann
+    g.do(**propose("p1", "p2", give={"properties": ["vermont-avenue"]}, receive={"cash": 150}))
+    g.do(type="call_time")
+    assert g.state["status"] == "finished"
+    assert g.pending == pending()
+    assert g.texts()[-1] == ("The offer of Ann to Bob is off: the game is over.")
+
+
+def test_open_offers_are_withdrawn_when_the_game_is_stopped_and_back_again_after_undo():
+    g = started(names=NAMES)
+    g.own("p1", "vermont-avenue")
+    g.do(**propose("p1", "p2", give={"properties": ["vermont-avenue"]}, receive={"cash": 150}))
+    g.do(type="stop")
+    assert g.pending == pending()
+    assert g.texts() == [
+        "Everyone agreed to stop early: the game is recorded as unfinished, with no winner.",
+        "The offer of Ann to Bob is off: the game was stopped.",
+    ]
+    g.do(type="undo")
+    assert [o["id"] for o in g.pending["trade_offers"]] == ["o1"]

@@ -2,8 +2,12 @@
 
 After every accepted command: 32 houses and 12 hotels in all, every deed with one owner still in
 the game or the Bank, no negative cash, even building in every set, a Free Parking pot never
-negative (and 0 without the house rule). A refused command changes nothing. Replaying the
-accepted commands gives the same state. Random games rename, add and lose players too.
+negative (and 0 without the house rule), every open trade offer still possible to hand over as
+proposed (at most 5 per player). A refused command changes nothing. An accepted offer always
+equals what was proposed: accepting it does exactly what `trade` with the proposed deal would
+do, on a table where nothing it names has changed since the proposal. Every roll accepted is
+the one `to_act` said would come next (never one it said would not). Replaying the accepted
+commands gives the same state. Random games rename, add and lose players too.
 
 Money is conserved, the pot counting as the Bank's: a game with the Free Parking jackpot is
 played alongside the same game without it, command for command, for as long as the two answer
@@ -20,7 +24,19 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from banker.rules import DomainError, apply, new_game, public_state, replay
+from banker.rules import (
+    COMMAND_SCHEMA,
+    DomainError,
+    Refusal,
+    actions,
+    apply,
+    new_game,
+    public_state,
+    replay,
+    seat_refusal,
+    text_for,
+    to_act,
+)
 from banker.rules.board import CARDS, COLOR_GROUPS, DEED_IDS, DEEDS, GROUPS
 
 TYPES = [
@@ -41,6 +57,9 @@ TYPES = [
     "mortgage",
     "unmortgage",
     "trade",
+    "propose_trade",
+    "accept_trade",
+    "decline_trade",
     "pay_debt",
     "bankrupt",
     "call_time",
@@ -58,6 +77,7 @@ WEIGHTED = (
     + ["build"] * 6
     + ["sell_building", "mortgage", "unmortgage"] * 2
     + ["trade"] * 4
+    + ["propose_trade", "accept_trade"] * 3
     + TYPES
 )
 SETTINGS = settings(
@@ -160,6 +180,14 @@ def what_the_table_does_next(data, s) -> dict | None:
     return {"type": "roll", "player": turn["player"], "dice": dice(data)}
 
 
+def an_id(data, items: list[dict], bogus: list):
+    """Mostly the id of one of these open items (claims, offers), sometimes one not open."""
+    ids = [x["id"] for x in items]
+    if ids and data.draw(st.integers(0, 5)):
+        return data.draw(st.sampled_from(ids))
+    return data.draw(st.sampled_from(bogus))
+
+
 def a_command(data, s) -> dict:
     if data.draw(st.booleans()):
         c = what_the_table_does_next(data, s)
@@ -188,12 +216,7 @@ def a_command(data, s) -> dict:
     elif kind == "rent_roll":
         c["dice"] = dice(data)
     elif kind == "claim_rent":
-        ids = [cl["id"] for cl in pending["rent_claims"]]
-        c["claim"] = (
-            data.draw(st.sampled_from(ids))
-            if ids and data.draw(st.integers(0, 5))
-            else data.draw(st.sampled_from(["c999", "", 7]))
-        )
+        c["claim"] = an_id(data, pending["rent_claims"], ["c999", "", 7])
     elif kind in ("pay_jail_fine", "use_jail_card"):
         c["player"] = turn["player"] if data.draw(st.booleans()) else a_player(data, s)
         if kind == "use_jail_card":
@@ -213,7 +236,9 @@ def a_command(data, s) -> dict:
         )
     elif kind == "building_auction":
         c["kind"] = data.draw(st.sampled_from(["house", "hotel", "house", "castle"]))
-    elif kind == "trade":
+    elif kind in ("accept_trade", "decline_trade"):
+        c["offer"] = an_id(data, pending["trade_offers"], ["o999", "", 7])
+    elif kind in ("trade", "propose_trade"):
         a = a_player(data, s)
         others = [x for x in live_ids(s) if x != a]
         b = (
@@ -339,13 +364,57 @@ def check_books(s: dict) -> None:
     ids = [p["id"] for p in s["players"]]
     assert len(set(ids)) == len(ids) and s["_players"] >= len(ids), ids
     assert len(live_ids(s)) <= 6 or s["status"] != "playing"
+    if s["status"] != "playing":
+        assert s["pending"]["trade_offers"] == []
+    for o in s["pending"]["trade_offers"]:
+        check_offer(s, o)
     json.dumps(public_state(s))
     assert not [k for k in public_state(s) if k.startswith("_")]
 
 
-def play(data, s, steps: int) -> tuple[dict, list[dict]]:
-    """Apply drawn commands to s; the final state and the accepted commands."""
-    accepted = []
+def check_offer(s: dict, o: dict) -> None:
+    """An open offer can still be handed over as proposed: each side holds what it gives, with
+    no building on the color set of a street in it; at most 5 open from one player."""
+    props = s["properties"]
+    assert len([x for x in s["pending"]["trade_offers"] if x["from"] == o["from"]]) <= 5
+    for who, side in ((o["from"], o["give"]), (o["to"], o["receive"])):
+        holder = next(p for p in s["players"] if p["id"] == who)
+        assert not holder["eliminated"], o
+        for d in side["properties"]:
+            assert props[d]["owner"] == who, (o, d)
+            assert not any(level(props[x]) for x in GROUPS[DEEDS[d].group]), (o, d)
+        assert set(side["jail_cards"]) <= set(holder["jail_cards"]), o
+
+
+def named(s: dict, o: dict) -> dict:
+    """What an offer names, as it stands: each deed (its owner, mortgage, set's buildings) and
+    each Get Out of Jail Free card's holder."""
+    out = {}
+    for d in o["give"]["properties"] + o["receive"]["properties"]:
+        out[d] = (s["properties"][d], [level(s["properties"][x]) for x in GROUPS[DEEDS[d].group]])
+    for deck in o["give"]["jail_cards"] + o["receive"]["jail_cards"]:
+        out[deck] = [p["id"] for p in s["players"] if deck in p["jail_cards"]]
+    return copy.deepcopy(out)
+
+
+def as_proposed(s: dict, new: dict, c: dict, proposed: dict) -> None:
+    """An accepted offer equals what was proposed: the deal of the proposal, nothing it names
+    changed since, and the table afterwards exactly what `trade` with that deal makes."""
+    offer = next(o for o in s["pending"]["trade_offers"] if o["id"] == c["offer"])
+    deal, then = proposed[c["offer"]]
+    assert {k: offer[k] for k in deal} == deal, (offer, deal)
+    assert named(s, offer) == then, offer
+    traded, _ = apply(s, {"type": "trade", **deal})
+    for key in ("players", "properties", "bank", "turn", "status", "winners", "scores"):
+        assert traded[key] == new[key], key
+    others = [o for o in traded["pending"]["trade_offers"] if o["id"] != c["offer"]]
+    assert others == new["pending"]["trade_offers"]
+
+
+def play(data, s, steps: int, proposed: dict | None = None) -> tuple[dict, list[dict]]:
+    """Apply drawn commands to s; the final state and the accepted commands. `proposed`: the
+    offers proposed so far (by id), when s is a game already played by `play`."""
+    accepted, proposed = [], {} if proposed is None else proposed
     shadow = Shadow(s)
     for _ in range(steps):
         c = a_command(data, s)
@@ -362,6 +431,15 @@ def play(data, s, steps: int) -> tuple[dict, list[dict]]:
         check_books(new)
         check_pot_events(s, new, events)
         shadow.follow(c, (new, events))
+        if c["type"] == "propose_trade":
+            (o,) = [o for o in new["pending"]["trade_offers"] if o["id"] == events[0]["offer"]]
+            deal = {k: o[k] for k in ("from", "to", "give", "receive", "unmortgage")}
+            proposed[o["id"]] = (copy.deepcopy(deal), named(new, o))
+        elif c["type"] == "accept_trade":
+            as_proposed(s, new, c, proposed)
+        elif c["type"] == "roll":  # the roll that came is the one the table was told of
+            said = to_act(s)
+            assert said["now"] == said["then"] and said["who"] == [c["player"]], said
         accepted.append(c)
         s = new
     return s, accepted
@@ -468,3 +546,55 @@ def test_random_games_on_a_dealt_table_keep_the_books_and_replay_exactly(data, g
     for c in accepted:
         again, _ = apply(again, c)
     assert again == final
+
+
+# --- what a seat may do now -------------------------------------------------------------------
+
+
+def answered(s: dict, seat: str, command: dict) -> str | None:
+    """What sending `command` from `seat` gets: None (accepted), or the sentence refusing it
+    (the seat's permission, then the rules, as that seat is told them)."""
+    why = seat_refusal(s, seat, command)
+    if why is not None:
+        return why
+    try:
+        apply(s, command)
+    except Refusal as e:
+        return text_for(s, seat, e)
+    return None
+
+
+def check_actions(s: dict, seat: str) -> None:
+    """Every target `actions` lists is answered as it says; the free fields' bounds hold."""
+    said = actions(s, seat)
+    assert set(said) == set(COMMAND_SCHEMA)
+    for kind, a in said.items():
+        assert a["allowed"] == any(t["allowed"] for t in a["targets"]), kind
+        assert (a["why"] is None) == (a["allowed"] or not a["targets"]), kind
+        for t in a["targets"]:
+            assert t["command"]["type"] == kind
+            why = answered(s, seat, t["command"])
+            assert (why is None, why) == (t["allowed"], t["why"]), (seat, t)
+            bounds = t["free"].get("amount")
+            if t["allowed"] and kind == "bid":
+                assert answered(s, seat, {**t["command"], "amount": bounds["max"]}) is None
+            if t["allowed"] and kind == "adjust" and bounds["min"] < 0:
+                assert answered(s, seat, {**t["command"], "amount": bounds["min"]}) is None
+
+
+@pytest.mark.slow
+@settings(SETTINGS, max_examples=80)
+@given(st.data(), GAMES)
+def test_what_a_seat_may_do_now_is_exactly_what_apply_accepts_from_it(data, game):
+    """`rules.actions`: for the Banker, each player and the display, every command it lists as
+    allowed is accepted by `apply` after that seat's permission check, and every one it refuses
+    is refused with the same sentence."""
+    edition, names, options = game
+    s, _ = apply(new_game("g1", edition, names, options), {"type": "start", "first": "p1"})
+    s = copy.deepcopy(s)
+    a_table(data, s)
+    seats = ["banker", "display"] + [p["id"] for p in s["players"]]
+    proposed: dict = {}
+    for _ in range(data.draw(st.integers(2, 5))):
+        s, _ = play(data, s, data.draw(st.integers(1, 12)), proposed)
+        check_actions(s, data.draw(st.sampled_from(seats)))

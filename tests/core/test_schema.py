@@ -1,4 +1,4 @@
-"""One command schema: a malformed command is 400 whatever the game's state (API:
+"""One command schema: a malformed command is 400 whatever the game's state (docs/api.md:
 "A malformed command (400: missing or wrong-typed field, an unknown player, deed, deck, card or
 value) is refused as malformed whatever the game's state; the rules (422) are asked only about
 well-formed ones")."""
@@ -124,6 +124,23 @@ def test_each_command_describes_its_fields_as_a_json_schema():
             },
         },
         "required": ["type", "player", "dice"],
+        "additionalProperties": False,
         "description": "A roll of the real dice by the player whose turn it is (also a jail "
         "attempt).",
     }
+
+
+def test_a_field_a_command_does_not_have_is_400_unknown_field_at_every_level():
+    """docs/api.md: 400 for "a field the command or one of its objects does not have", so no
+    stored row is bigger than a command can legitimately be."""
+    g = CoreGame()
+    g.start("p1")
+    e = g.refused(BadCommand, type="roll", player="p1", dice=[1, 2], note="x" * 900_000)
+    assert (e.code, e.message) == ("unknown_field", "The command 'roll' has no field 'note'.")
+    e = g.refused(BadCommand, type="buy", expected_version=1)  # the API's, never the core's
+    assert e.code == "unknown_field"
+    give = {"cash": 5, "properties": [], "jail_cards": [], "loan": 10}
+    e = g.refused(BadCommand, type="propose_trade", give=give, **{"from": "p1", "to": "p2"})
+    assert (e.code, e.message) == ("unknown_field", "'give' has an unknown field 'loan'.")
+    e = g.refused(BadCommand, type="undo", again=True)
+    assert e.code == "unknown_field"

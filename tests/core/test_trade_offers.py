@@ -1,8 +1,10 @@
-"""Trade offers (docs/api.md, "What the rules settle"): a deal proposed by one player, waiting
-for the other's answer. G0009: "Deals may exchange cash, other property and those cards, at an
-agreed price; nobody has to accept" and "Let an auction or trade finish before the next roll"."""
+"""Trade offers (docs/api.md): a deal proposed by one player, waiting for the
+other's answer. G0009: "Deals may exchange cash, other property and those cards, at an agreed
+price; nobody has to accept" and "Let an auction or trade finish before the next roll"."""
 
 from __future__ import annotations
+
+import pytest
 
 from banker.rules import new_game, trade_refusal
 
@@ -156,3 +158,125 @@ def test_players_act_is_an_option_true_by_default():
     assert new_game("g1", "classic", ["Ann", "Bob"])["options"]["players_act"] is True
     s = new_game("g1", "g0009", ["Ann", "Bob"], {"players_act": False})
     assert s["options"]["players_act"] is False
+
+
+# --- an offer never changes under its recipient ---------------------------------------------
+
+EDITIONS = ["g0009", "classic"]
+BALTIC_FOR_100 = {"give": {"properties": ["baltic-avenue"]}, "receive": {"cash": 100}}
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_an_offer_is_withdrawn_when_a_deed_in_it_is_mortgaged(edition):
+    """docs/api.md: "An offer is withdrawn at once, with an event saying why ("The offer of Ann to
+    Bob is off: Baltic Avenue was mortgaged."), when anything it names changes". Ann offered
+    Baltic Avenue for 100 and mortgaged it: Bob must not pay 100 for a mortgaged deed while Ann
+    keeps the 30 (nor, in classic, the 10% besides)."""
+    g = started(edition)
+    g.own("p1", "baltic-avenue")
+    g.do(**propose(**BALTIC_FOR_100))
+    g.do(type="mortgage", property="baltic-avenue")
+    assert g.texts() == [
+        "Ann mortgaged Baltic Avenue for 30.",
+        "The offer of Ann to Bob is off: Baltic Avenue was mortgaged.",
+    ]
+    assert g.pending == pending()
+    e = g.refused(DomainError, type="accept_trade", offer="o1")
+    assert e.code == "no_such_offer"
+    assert g.cashes() == {"p1": 1530, "p2": 1500, "p3": 1500}
+    assert g.prop("baltic-avenue") == deed("p1", mortgaged=True)
+
+
+def test_an_offer_is_withdrawn_when_a_mortgage_in_it_is_lifted():
+    g = started("classic")
+    g.own("p1", "baltic-avenue", mortgaged=True)
+    g.do(**propose(**BALTIC_FOR_100))
+    g.do(type="unmortgage", property="baltic-avenue")  # 30 + 10%
+    assert g.texts() == [
+        "Ann lifted the mortgage on Baltic Avenue for 33.",
+        "The offer of Ann to Bob is off: the mortgage on Baltic Avenue was lifted.",
+    ]
+    assert g.pending == pending()
+
+
+def test_an_offer_is_withdrawn_when_a_deed_in_it_changes_hands_by_another_deal():
+    g = started()
+    g.own("p1", "baltic-avenue")
+    g.do(**propose(**BALTIC_FOR_100))  # o1 to Bob
+    g.do(**propose("p1", "p3", **BALTIC_FOR_100))  # o2 to Cat
+    g.do(type="accept_trade", offer="o2")
+    assert g.texts()[-1] == "The offer of Ann to Bob is off: Baltic Avenue went to Cat."
+    assert g.pending == pending()
+    assert g.cashes() == {"p1": 1600, "p2": 1500, "p3": 1400}
+
+
+def test_an_offer_is_withdrawn_when_a_building_is_built_on_its_color_set():
+    g = started()
+    g.own("p1", "oriental-avenue", "vermont-avenue", "connecticut-avenue")
+    g.own("p2", "reading-railroad")
+    rr = {"give": {"cash": 200}, "receive": {"properties": ["reading-railroad"]}}
+    g.do(**propose("p1", "p2", give={"properties": ["vermont-avenue"]}, receive={"cash": 150}))
+    g.do(**propose("p1", "p2", **rr))
+    g.do(type="build", property="oriental-avenue")
+    assert g.texts() == [
+        "Ann built a house on Oriental Avenue for 50.",
+        "The offer of Ann to Bob is off: a house was built on Oriental Avenue.",
+    ]
+    assert g.pending["trade_offers"] == [offer("o2", **rr)]  # names nothing of that set
+
+
+def test_an_offer_is_withdrawn_when_a_jail_card_in_it_is_used_or_changes_hands():
+    g = started()
+    jail_cards(g, "p1", "chance", "community_chest")
+    g.setup(lambda s: s["players"][0].update(in_jail=True, position=10))
+    g.do(**propose(give={"jail_cards": ["chance"]}, receive={"cash": 50}))
+    g.do(**propose(give={"jail_cards": ["community_chest"]}, receive={"cash": 50}))
+    g.do(**propose("p1", "p3", give={"jail_cards": ["community_chest"]}, receive={"cash": 40}))
+    g.do(type="use_jail_card", player="p1", deck="chance")
+    assert g.texts()[-1] == (
+        "The offer of Ann to Bob is off: the Chance Get Out of Jail Free card was used."
+    )
+    g.do(type="accept_trade", offer="o3")
+    assert g.texts()[-1] == (
+        "The offer of Ann to Bob is off: the Community Chest Get Out of Jail Free card went to Cat."
+    )
+    assert g.pending == pending()
+
+
+def test_an_offer_whose_things_are_unchanged_stays_open_whatever_else_happens():
+    """Only what an offer names withdraws it: others' deeds, cash, a sale of a building."""
+    g = started()
+    g.own("p1", "baltic-avenue")
+    g.own("p2", "oriental-avenue", "vermont-avenue", "connecticut-avenue", houses=1)
+    g.do(**propose(**BALTIC_FOR_100))
+    g.do(type="sell_building", property="vermont-avenue")
+    g.do(type="adjust", player="p2", amount=-50, reason="miscounted change")
+    assert g.pending["trade_offers"] == [offer("o1", **BALTIC_FOR_100)]
+    g.do(type="accept_trade", offer="o1")
+    assert g.cashes() == {"p1": 1600, "p2": 1500 + 25 - 50 - 100, "p3": 1500}
+
+
+def test_at_most_five_offers_are_open_per_player_as_from():
+    """docs/api.md: "A player may have at most 5 offers open as `from` (the 6th is 422
+    `too_many_offers`)"."""
+    g = started()
+    g.own("p1", "baltic-avenue")
+    g.own("p2", "reading-railroad")
+    for cash in range(100, 105):
+        g.do(**propose(give={"properties": ["baltic-avenue"]}, receive={"cash": cash}))
+    e = g.refused(DomainError, **propose(give={"properties": ["baltic-avenue"]}))
+    assert (e.code, e.message) == (
+        "too_many_offers",
+        "Ann already has 5 offers open: withdraw one (or wait for an answer) before offering "
+        "another.",
+    )
+    g.do(**propose("p2", "p1", give={"properties": ["reading-railroad"]}))  # Bob may still
+    g.do(type="decline_trade", offer="o3")
+    g.do(**propose(give={"properties": ["baltic-avenue"]}, receive={"cash": 99}))
+    assert [o["id"] for o in g.pending["trade_offers"] if o["from"] == "p1"] == [
+        "o1",
+        "o2",
+        "o4",
+        "o5",
+        "o7",
+    ]

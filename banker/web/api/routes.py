@@ -99,9 +99,9 @@ def get_game(game_id: str):
 
 @bp.get("/games/<game_id>/events")
 def get_events(game_id: str):
-    """Every accepted event, oldest first; any of its tokens."""
-    bearer_seat(game_id)
-    return jsonify(get_store().events(game_id))
+    """Every accepted event, oldest first, as this token is told them (private_cash); any of
+    its tokens."""
+    return jsonify(get_store().events(game_id, bearer_seat(game_id)))
 
 
 @bp.post("/games/<game_id>/commands")

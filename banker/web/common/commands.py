@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import json
 
-from banker.rules import player_refusal, view_for
+from banker.rules import Refusal, refusal_for, seat_refusal, view_for
 from banker.store import Answer, key_scope
 from banker.web.common.errors import ApiError
 from banker.web.common.seats import REPLACED
 
 MAX_IDEMPOTENCY_KEY = 200
-DISPLAY_READ_ONLY = "The display's token may only read the game; it cannot send anything."
 _ABSENT = object()
 
 
@@ -61,26 +60,34 @@ def run_command(store, game_id: str, token: str, caller: str, command: dict, key
         # display, or a command this player may not send is refused, never replayed.
         if store.role(game_id, token) != caller:
             raise ApiError(403, "token_replaced", REPLACED.format(seat=caller))
-        if caller == "display":
-            raise ApiError(403, "banker_only", DISPLAY_READ_ONLY)
-        if caller != "banker":
-            refusal = player_refusal(state, caller, command)
-            if refusal:
-                raise ApiError(403, "banker_only", refusal, replayable=True)
+        refusal = seat_refusal(state, caller, command)  # as rules.actions says of this seat
+        if refusal:
+            raise ApiError(403, "banker_only", refusal, replayable=caller != "display")
 
-    return store.execute(
-        game_id,
-        command,
-        idempotency_key=key,
-        expected_version=expected_version,
-        authorize=authorize,
-        key_scope=key_scope(token),
-    )
+    try:
+        return store.execute(
+            game_id,
+            command,
+            idempotency_key=key,
+            expected_version=expected_version,
+            authorize=authorize,
+            key_scope=key_scope(token),
+        )
+    except Refusal as e:  # the core's message as this seat is told it (private_cash)
+        if e.cash_of is None:
+            raise
+        raise refusal_for(store.state(game_id), caller, e) from None
 
 
 def answer_text(answer: Answer, caller: str) -> str:
-    """The JSON text of a command's answer as `caller` may see it (private_cash)."""
-    if caller != "banker" and answer.body["state"]["options"].get("private_cash"):
-        body = {**answer.body, "state": view_for(answer.body["state"], caller)}
+    """The JSON text of a command's answer as `caller` may see it (private_cash: others' cash
+    null in the state, and no event sentence stating it)."""
+    state = answer.body["state"]
+    if caller != "banker" and state["options"].get("private_cash"):
+        body = {
+            **answer.body,
+            "events": answer.said_to(caller),
+            "state": view_for(state, caller),
+        }
         return json.dumps(body, separators=(",", ":"), ensure_ascii=False)
     return answer.text

@@ -9,7 +9,7 @@ Registered on the app (banker.web.app.create_app): `money` and `color_class` as 
 
 from __future__ import annotations
 
-from banker.rules import rent, utility_multiplier
+from banker.rules import deed_rent, utility_multiplier
 from banker.rules.board import COLOR_GROUPS, DEEDS, GROUP_COLORS, space_name
 
 # A distinct color per seat, twelve of them (readable on light and dark): the six of a full
@@ -68,7 +68,7 @@ def rent_text(state: dict, prop: str) -> str:
         return "none while mortgaged"
     if d.kind == "utility":
         return f"{utility_multiplier(state, prop)} × the dice"
-    return money(rent(state, prop))
+    return money(deed_rent(state, prop))
 
 
 def seat_color(seat: int) -> int:

@@ -11,8 +11,6 @@ Routes (the story pages are banker.web.display.story_pages):
 
 from __future__ import annotations
 
-import re
-
 from flask import render_template, request, url_for
 
 from banker.rules import public_state
@@ -25,28 +23,12 @@ POLL_EVERY = "400ms"
 LATEST_EVENTS = 8
 
 
-# Event sentences that tell a player's cash, and what the display says instead (private_cash).
-_CASH_SAID = (
-    (re.compile(r" with [\d,]+ in cash: a debt"), ": a debt"),
-    (re.compile(r"\b[\d,]+ in cash goes to"), "their cash goes to"),
-)
-
-
-def private_text(text: str) -> str:
-    """An event sentence with any player's cash taken out (for private_cash)."""
-    for pattern, instead in _CASH_SAID:
-        text = pattern.sub(instead, text)
-    return text
-
-
 def display_view(token: str, game_id: str) -> dict:
     """Everything the big screen shows, from the game's current state as the display sees it."""
     store = get_store()
     state = public_state(store.state(game_id))
     private_cash = bool(state["options"].get("private_cash"))
-    events = store.recent_events(game_id, LATEST_EVENTS)
-    if private_cash:
-        events = [{**e, "text": private_text(e["text"])} for e in events]
+    events = store.recent_events(game_id, LATEST_EVENTS, "display")  # no one's cash (private)
     return {
         "token": token,
         "game_id": game_id,

@@ -273,7 +273,7 @@ def player_view(token: str, game_id: str, player_id: str, args=None) -> dict:
         "others": others,
         "private_cash": private_cash,
         "pot": pot(seen),
-        "events": store.recent_events(game_id, LATEST_EVENTS),
+        "events": store.recent_events(game_id, LATEST_EVENTS, player_id),
         "remote": controls(internal, me_state),
         "compose": compose_view(internal, player_id, args if args is not None else MultiDict()),
         "compose_open": bool(args and args.get("to")),

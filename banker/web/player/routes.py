@@ -10,7 +10,7 @@ never wipes them.
 The page is a remote for that player (banker.web.player.remote says what it shows): every form
 posts to `/join/<token>/act` (or `/claim`), is turned into a command as the Banker's forms are
 (banker.web.common.forms), and goes through the same Store.execute as the JSON API with the
-player's own authorization (`permissions.player_refusal`) and a per-page idempotency key.
+player's own authorization (`rules.seat_refusal`) and a per-page idempotency key.
 (The Join panel of QR codes and new links for lost phones are the Banker's: banker.web.table.)
 """
 
@@ -23,7 +23,7 @@ from flask import Blueprint, make_response, redirect, render_template, request, 
 from htmx_flask import make_response as htmx_response
 from werkzeug.datastructures import MultiDict
 
-from banker.rules import Refusal, player_refusal
+from banker.rules import Refusal, refusal_for, seat_refusal
 from banker.store import key_scope
 from banker.web.common import forms
 from banker.web.common.errors import link_error_page
@@ -163,7 +163,7 @@ def _run(token: str, game_id: str, player_id: str, command: dict, key: str):
         # Checked under the game's lock: a link replaced meanwhile does nothing.
         if store.player_by_token(token) != (game_id, player_id):
             raise Refused(403, REPLACED)
-        refusal = player_refusal(state, player_id, command)
+        refusal = seat_refusal(state, player_id, command)
         if refusal:
             raise Refused(403, refusal, replayable=True)
 
@@ -177,8 +177,8 @@ def _run(token: str, game_id: str, player_id: str, command: dict, key: str):
             authorize=authorize,
             key_scope=key_scope(token),
         )
-    except Refusal as e:  # Refused, the core's and the store's
-        return None, e
+    except Refusal as e:  # Refused, the core's and the store's (as this player is told it)
+        return None, refusal_for(store.state(game_id), player_id, e)
     return answer, None
 
 
@@ -189,7 +189,8 @@ def _answer(token: str, game_id: str, player_id: str, command, answer, error):
     # A refused trade offer goes back to the form as it was; one made empties the form.
     args = request.form if is_trade and error is not None else MultiDict()
     if answer is not None:
-        said = {"text": " ".join(e["text"] for e in answer.body["events"]), "refused": False}
+        told = answer.said_to(player_id)  # private_cash: no one else's cash in hand
+        said = {"text": " ".join(e["text"] for e in told), "refused": False}
     else:
         said = {"text": error.message, "refused": True}
     if wants_fragment():

@@ -20,7 +20,7 @@ from werkzeug.datastructures import MultiDict
 
 from banker.rules import DomainError, card_holder, public_state, undo_refusal
 from banker.rules.board import DECK_NAMES, DEEDS
-from banker.store import DiskFull, GameNotFound, VersionConflict
+from banker.store import DiskFull, GameNotFound, KeyReused, VersionConflict
 from banker.web.common import board_picture, choices, forms
 from banker.web.common.errors import error_response
 from banker.web.common.guards import wants_fragment
@@ -299,7 +299,7 @@ def act(game_id: str, state: dict):
         said = " ".join(e["text"] for e in answer.body["events"])
     except VersionConflict:
         flash, status = {"text": _conflict_text(game_id), "at": "", "kind": "conflict"}, 409
-    except (DomainError, forms.FormError, DiskFull) as e:
+    except (DomainError, forms.FormError, DiskFull, KeyReused) as e:
         # The core's sentence (BadCommand too), a form not read, a full disk (nothing
         # recorded, the game goes on): each a Refusal with its status.
         flash, status = {"text": e.message, "at": at, "kind": "refused"}, e.status
