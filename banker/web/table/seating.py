@@ -3,9 +3,10 @@ add a latecomer (their code shown at once), and someone who leaves for good (a c
 what goes back to the Bank and which deeds are auctioned, templates/table/_leave.html).
 
 Every form posts to the table's one command path (table.act); nothing is decided here. What is
-offered is what the core would accept now: each command is tried on the state (`rules.apply`,
-pure: the state is not changed) and a refused one is shown disabled with the core's sentence,
-so that a button is a promise. What a leaver hands back is the core's `what_leaves`.
+offered is what the core would accept now (`rules.actions`, what the Banker's seat may do): a
+refused one is shown disabled with the core's sentence, so that a button is a promise. What a
+leaver hands back is the core's `what_leaves`; what follows, the leave tried on the state
+(`rules.apply`, which never changes it).
 
 The confirmation of a leave is a step of the table screen like the bankruptcy's: its
 `confirm` is "leave-<player id>" (kept by the live refresh and by a refused "Yes").
@@ -17,16 +18,11 @@ import re
 
 from markupsafe import Markup
 
-from banker.rules import DomainError, apply, what_leaves
+from banker.rules import DomainError, actions, apply, what_leaves
 from banker.rules.board import DECK_NAMES, DEEDS
 from banker.web.common.present import player_names
 
 LEAVE_STEP = re.compile(r"leave-(p[1-9][0-9]{0,5})")
-# A name no player is likely to have, to ask the core whether anyone may join or be renamed
-# now (a partnership's: two of them); a refusal of this very name (taken, or alike) is no
-# refusal of the table.
-PROBE_NAME = "Zq Probe 7"
-NAME_REFUSALS = {"duplicate_name", "same_name"}
 
 
 class _NothingKept:
@@ -48,50 +44,31 @@ def leaving(confirm: str | None) -> str | None:
     return m.group(1) if m else None
 
 
-def refusal(state: dict, command: dict, harmless: frozenset | set = frozenset()) -> str | None:
-    """The core's sentence refusing `command` now (None: it would be accepted). `harmless`:
-    codes that do not count (the probe's own name refused)."""
-    try:
-        apply(state, command)
-    except DomainError as e:
-        return None if e.code in harmless else e.message
-    return None
-
-
 def section(state: dict, latest: list[dict], confirm: str | None) -> dict:
     """What the Players section shows: {"rename": {"players", "why"}, "add": {"why"}, "leave":
     [{"id", "name", "why"}] (those still in), "latecomer": the player the latest command
     added (their code is shown at once) or None, "leaving": the leave being confirmed or None}.
     `state`: as the store keeps it; `latest`: the events of the game's latest accepted
     command."""
-    in_game = [p for p in state["players"] if not p["eliminated"]]
-    first = state["players"][0]["id"]
+    said = actions(state, "banker", ["rename_player", "add_player", "leave"])
     added = any(e["type"] == "player_added" and not e["undone"] for e in latest)
     pid = leaving(confirm)
     open_ = state["status"] in ("setup", "playing")
-    probe = PROBE_NAME + (" & " + PROBE_NAME + "b" if state["options"]["teams"] else "")
+    names = player_names(state)
     return {
         "rename": {
             "players": [
                 {"id": p["id"], "name": p["name"], "out": p["eliminated"]} for p in state["players"]
             ],
-            "why": refusal(
-                state,
-                {"type": "rename_player", "player": first, "name": probe},
-                NAME_REFUSALS,
-            ),
+            "why": said["rename_player"]["why"],
         },
-        "add": {"why": refusal(state, {"type": "add_player", "name": PROBE_NAME}, NAME_REFUSALS)},
+        "add": {"why": said["add_player"]["why"]},
         "leave": [
-            {
-                "id": p["id"],
-                "name": p["name"],
-                "why": refusal(state, {"type": "leave", "player": p["id"]}),
-            }
-            for p in in_game
+            {"id": t["command"]["player"], "name": names[t["command"]["player"]], "why": t["why"]}
+            for t in said["leave"]["targets"]
         ],
         "latecomer": state["players"][-1]["id"] if added else None,
-        "leaving": leave_preview(state, pid) if pid in player_names(state) and open_ else None,
+        "leaving": leave_preview(state, pid) if pid in names and open_ else None,
     }
 
 
