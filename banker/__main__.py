@@ -53,7 +53,8 @@ def check_serve_args(args: argparse.Namespace) -> None:
 
 
 def listen(app, host: str, port: int, threads: int):
-    """A server bound to host:port, or Fatal saying why it cannot be."""
+    """banker's server (banker.serving: uvicorn, push, the connection limits) bound to
+    host:port with `threads` worker threads for the app, or Fatal saying why it cannot be."""
     from banker.serving import create_server
 
     try:
@@ -235,7 +236,8 @@ def serve_parser(commands) -> None:
         "--threads",
         type=int,
         default=8,
-        help=f"worker threads serving requests, 1 to {MAX_THREADS} (default: 8)",
+        help=f"worker threads running the app's requests, 1 to {MAX_THREADS}; the pages' push "
+        "streams need none (default: 8)",
     )
     s.add_argument(
         "--public-url",

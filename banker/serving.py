@@ -1,68 +1,153 @@
-"""How `banker serve` faces the network (issue 12): waitress settings that keep one slow or
-hostile client from locking out the table, and one server per database file.
+"""How `banker serve` faces the network: the server that holds every phone's connection, its
+limits, and one server per database file.
 
-Waitress reads every request whole before a worker thread sees it, so idle or slow sockets cost
-no thread, only a connection. The settings below give room for a family's phones many times over
-(each phone holds a few keep-alive connections), close a connection that has sent nothing for
-CHANNEL_TIMEOUT seconds, and close one whose request headers are still incomplete after
-HEADER_SECONDS (a client trickling a byte every few seconds, "slowloris") or whose body is
-still incomplete after BODY_SECONDS (room for a 5 MB snapshot on a slow phone).
+The server is uvicorn (one asyncio event loop, httptools parsing HTTP/1.1) running
+`banker.net.site.Site`: each page's push stream is a small coroutine on the loop (thousands
+cost a few kilobytes each, no thread), and every other request is the Flask app, run in a pool
+of `threads` worker threads (the store's commits block on the disk; group commit needs
+concurrent writers). docs/scaling.md says why this server and not another. The limits below are
+kept by `banker.net.connection.Connection` (the HTTP connection) and `banker.net.push` (the
+streams); docs/hosting.md lists them with how to change each ($BANKER_… variables).
 """
 
 from __future__ import annotations
 
 import fcntl
+import logging
 import os
-import types
+import resource
+import socket
+from dataclasses import dataclass, fields
 from pathlib import Path
 
-CONNECTION_LIMIT = 1000  # a family's phones use about 30; the rest is margin against idlers
-CHANNEL_TIMEOUT = 30  # seconds a keep-alive connection may send nothing (phones poll each second)
-HEADER_SECONDS = 10  # to send a request's headers, once its first byte came
-BODY_SECONDS = 120  # to send a request's body
-MAX_BODY = 6 * 1024 * 1024  # a snapshot (5 MB) in a form, with room; the app checks each route
+import uvicorn
 
-SETTINGS = {
-    "connection_limit": CONNECTION_LIMIT,
-    "channel_timeout": CHANNEL_TIMEOUT,
-    "cleanup_interval": 2,
-    "asyncore_use_poll": True,  # select() cannot watch more than 1,024 sockets
-    "backlog": 1024,
-    "max_request_header_size": 32 * 1024,
-    "max_request_body_size": MAX_BODY,
-    "expose_tracebacks": False,
-    "ident": "banker",
-}
+from banker.net.connection import Connection
+from banker.net.site import Site
+from banker.web.common.limits import redact_logs
 
 
-def create_server(app, host: str, port: int, threads: int):
-    """A waitress server for `app` with the settings above and the slow-request reaper."""
-    from waitress.server import create_server as waitress_server
+@dataclass
+class Limits:
+    """What one connection, one client and all of them together may hold."""
 
-    server = waitress_server(app, host=host, port=port, threads=threads, **SETTINGS)
-    server._banker_partial = {}
-    server.maintenance = types.MethodType(_maintenance, server)
-    return server
+    connections: int = 10_000  # open connections in all (1,000 tables of 6 phones and room)
+    per_address: int = 256  # open connections of one client address other than this machine's
+    streams_per_client: int = 64  # push streams of one client (a family's phones: about 6)
+    idle_seconds: float = 5.0  # a connection that sends nothing (before or between requests)
+    header_seconds: float = 10.0  # to send a request's headers, once its first byte came
+    body_seconds: float = 120.0  # to send a request's body (a 5 MB snapshot on a slow phone)
+    max_header_bytes: int = 32 * 1024  # a request line and its headers
+    max_body: int = 6 * 1024 * 1024  # a snapshot (5 MB) in a form, with room; the app checks
+    heartbeat_seconds: float = 20.0  # a push stream's keep-alive comment (proxies time out at 60)
+    commands_per_second: float = 10.0  # one token's commands, sustained (a table: about 1)
+    command_burst: int = 40  # one token's commands at once before the rate applies
+
+    @classmethod
+    def from_env(cls, env=None) -> Limits:
+        """The defaults, each changed by $BANKER_<NAME> when it is set (a number)."""
+        env = os.environ if env is None else env
+        values = {}
+        for f in fields(cls):
+            text = env.get(f"BANKER_{f.name.upper()}", "").strip()
+            if text:
+                try:
+                    values[f.name] = type(f.default)(float(text))
+                except ValueError:
+                    raise ValueError(f"${f.name.upper()} must be a number, not {text!r}") from None
+        return cls(**values)
 
 
-def _maintenance(server, now: float) -> None:
-    """Waitress's own (close connections idle for channel_timeout), plus: close a connection
-    whose current request has been arriving for too long."""
-    cutoff = now - server.adj.channel_timeout
-    seen, partial = server._banker_partial, {}
-    for fd, channel in list(server.active_channels.items()):
-        if not channel.requests and channel.last_activity < cutoff:
-            channel.will_close = True
-        request = getattr(channel, "request", None)
-        if request is None or channel.will_close:
-            continue
-        key = (fd, id(request))
-        since = seen.get(key, now)
-        partial[key] = since
-        limit = BODY_SECONDS if request.headers_finished else HEADER_SECONDS
-        if now - since > limit:
-            channel.will_close = True
-    server._banker_partial = partial
+HEADER_SECONDS = Limits.header_seconds  # (the tests' name for it)
+
+
+class Server:
+    """`banker serve`'s server: uvicorn on a socket bound here (so the port is known before it
+    runs), the app's push hub started with its loop. `run()` blocks until Ctrl+C, SIGTERM or
+    `close()` (from another thread)."""
+
+    def __init__(self, app, host: str, port: int, threads: int, limits: Limits | None = None):
+        self.limits = limits or Limits.from_env()
+        raise_file_limit(self.limits.connections + 2 * threads + 64)
+        self.site = Site(app, threads=threads, limits=self.limits)
+        self.socket = _bind(host, port)
+        self.effective_port = self.socket.getsockname()[1]
+        config = uvicorn.Config(
+            self.site,
+            http=Connection,
+            lifespan="on",
+            loop="auto",  # uvloop when installed (a dependency on Linux and macOS)
+            proxy_headers=False,  # banker.net.clients trusts a proxy on this machine itself
+            server_header=False,
+            date_header=True,
+            timeout_keep_alive=int(max(1, self.limits.idle_seconds)),
+            timeout_graceful_shutdown=3,
+            backlog=2048,
+            log_config=None,
+            access_log=False,
+            ws="none",
+        )
+        config.banker_limits = self.limits
+        config.banker_site = self.site
+        self.uvicorn = _Uvicorn(config, self.site)
+        # uvicorn says "started", "shutting down"… at INFO: banker serve prints its own lines.
+        logging.getLogger("uvicorn.error").setLevel(logging.WARNING)
+
+        redact_logs(logging.getLogger("uvicorn.error"), logging.getLogger("uvicorn"))
+
+    def run(self) -> None:
+        self.uvicorn.run(sockets=[self.socket])
+
+    def close(self) -> None:
+        self.uvicorn.should_exit = True
+
+
+class _Uvicorn(uvicorn.Server):
+    """uvicorn's Server, ending the push streams first when it shuts down."""
+
+    def __init__(self, config, site):
+        super().__init__(config)
+        self.site = site
+
+    async def shutdown(self, sockets=None):
+        self.site.hub.close()
+        await super().shutdown(sockets)
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    """A listening TCP socket on host:port (IPv6 when host is one); OSError as socket gives it."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    # IPPROTO_TCP named: asyncio sets TCP_NODELAY only on connections of such a socket (else
+    # an answer written in two parts waits for the client's delayed ACK, 40 ms).
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if family == socket.AF_INET6 and host == "::":
+            sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)  # IPv4 too
+        sock.bind((host, port))
+        sock.listen(2048)
+        sock.setblocking(False)
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+def raise_file_limit(wanted: int) -> int:
+    """Raise this process's open-file limit towards `wanted` (within the hard limit): each
+    connection is a file. The limit now in force."""
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+        return target
+    return soft
+
+
+def create_server(app, host: str, port: int, threads: int) -> Server:
+    """The server for `app` on host:port with `threads` worker threads for the Flask app."""
+    return Server(app, host, port, threads)
 
 
 # -- one server per database ------------------------------------------------------------------

@@ -5,9 +5,10 @@
 Starts the real server (`banker serve`) on loopback with a fresh database and one game of 6
 players. Each player's phone is a thread polling `GET /join/<token>/version?v=N` at the page's
 pace (every 700 ms), as `bench.idle_polling.Phone`; the Banker's page is a thread polling
-`GET /games/<id>/poll?v=N&screen=table` with its cookie at its page's pace (read from
-templates/table/_poll.html: every 2 s when this was written). An auction is open and the players
-bid from their own phones, one bid about every 1.3 s, each through the JSON API with that
+`GET /games/<id>/poll?v=N&screen=table` with its cookie at its page's pace where push is blocked
+(templates/_push.html: 0.7 s). Since push the pages poll only where push is blocked:
+this is the fallback's figure; bench.push_browser times push itself. An auction is open and the
+players bid from their own phones, one bid about every 1.3 s, each through the JSON API with that
 player's own token (`players_act`).
 
 The figure is the time from sending a bid to each other phone (and the Banker's page) holding
@@ -37,12 +38,11 @@ from bench.run import server  # noqa: E402
 
 
 def _banker_poll_every() -> float:
-    """The Banker's page's poll period, read from templates/table/_poll.html (`every 2s`)."""
-    text = (REPO / "templates" / "table" / "_poll.html").read_text()
-    m = re.search(r"every (\d+(?:\.\d+)?)(ms|s)\b", text)
-    if m is None:
-        return 2.0
-    return float(m.group(1)) / (1000 if m.group(2) == "ms" else 1)
+    """The pages' poll period where push is blocked, read from templates/_push.html
+    (`poll | default(700)`, milliseconds): what this bench's polling phones stand for."""
+    text = (REPO / "templates" / "_push.html").read_text()
+    m = re.search(r"default\((\d+)\)", text)
+    return int(m.group(1)) / 1000 if m else 0.7
 
 
 BANKER_POLL_EVERY = _banker_poll_every()

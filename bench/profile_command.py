@@ -5,10 +5,10 @@
 The bot plays a 4-player game of `--commands` commands (after 100 events) on a database in
 /dev/shm (the disk aside), each `POST /api/v1/games/<id>/commands` with the Banker's token:
 - by default through Flask's test client, in this process;
-- with `--server`, through waitress over loopback as `banker serve` runs it (one worker thread,
-  this checkout's `banker.serving.create_server`), the client in this process on its own
-  keep-alive connection; the server's two threads (waitress's loop and its worker) are profiled,
-  the client is not.
+- with `--server`, through the server over loopback as `banker serve` runs it (one worker
+  thread, this checkout's `banker.serving.create_server`), the client in this process on its own
+  keep-alive connection; the server's two threads (uvicorn's event loop and the worker running
+  Flask) are profiled, the client is not.
 
 Prints the CPU per command unprofiled first (the same commands, a fresh game), then the
 profiled run: cumulative microseconds per command for the parts named in GROUPS, then the top
@@ -36,9 +36,9 @@ REPO = Path(__file__).resolve().parent.parent
 
 # (label, file fragment, function name): cumulative time of the first match per command.
 GROUPS = [
-    ("waitress: the loop thread (poll, read, parse, send)", "waitress/wasyncore.py", "poll2"),
-    ("waitress: the worker's task (WSGI + writing out)", "waitress/channel.py", "service"),
-    ("  waitress: wake the loop (trigger pipe)", "waitress/trigger.py", "pull_trigger"),
+    ("the event loop: a request read and parsed", "banker/net/connection.py", "data_received"),
+    ("the event loop: the answer written", "httptools_impl.py", "send"),
+    ("the worker's part (WSGI, whole answer)", "banker/net/site.py", "_call"),
     ("  WSGI stack (every middleware, Flask, the view)", "web/common/hygiene.py", "__call__"),
     ("    Flask: full dispatch", "flask/app.py", "full_dispatch_request"),
     ("      before_request hooks (limits, guards, …)", "flask/app.py", "preprocess_request"),
@@ -109,7 +109,7 @@ class InProcess:
 
 
 class OverLoopback:
-    """waitress (this checkout's settings) in this process, one worker thread, both threads
+    """The server (this checkout's) in this process, one worker thread, both threads
     profiled once `profiling` is set; a keep-alive http.client connection to it."""
 
     def __init__(self, db: Path):
@@ -120,10 +120,11 @@ class OverLoopback:
         self.profiling = False
         app = create_app({"DATABASE": str(db)})
         self.store = app.extensions["banker.store"]
-        self.server = create_server(self._profiled(app), "127.0.0.1", 0, threads=1)
+        self.server = create_server(app, "127.0.0.1", 0, threads=1)
+        self.server.site.app = self._profiled(app)
         self._loop_profile = cProfile.Profile(time.thread_time)
         self._loop_on = False
-        self.server.maintenance = self._wrap_maintenance(self.server.maintenance)
+        self.server.uvicorn.on_tick = self._wrap_tick(self.server.uvicorn.on_tick)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
         self.conn = http.client.HTTPConnection("127.0.0.1", self.server.effective_port)
@@ -143,9 +144,9 @@ class OverLoopback:
 
         return wsgi
 
-    def _wrap_maintenance(self, maintenance):
-        # Called from waitress's loop thread every cleanup_interval: switch its profile there.
-        def wrapped(now):
+    def _wrap_tick(self, on_tick):
+        # Called in the event loop's thread every 0.1 s: switch its profile there.
+        async def wrapped(counter):
             if self.profiling and not self._loop_on:
                 self._loop_profile.enable()
                 self._loop_on = True
@@ -153,18 +154,18 @@ class OverLoopback:
                 self._loop_profile.disable()
                 self._loop_on = False
                 self.profiles.append(self._loop_profile)
-            return maintenance(now)
+            return await on_tick(counter)
 
         return wrapped
 
     def start(self) -> None:
         self.profiling = True
-        time.sleep(2.5)  # the loop thread's profile starts at its next maintenance
+        time.sleep(0.3)  # the loop thread's profile starts at its next tick
 
     def stop(self) -> None:
         self.profiling = False
         self.post("x", "x", b"{}")  # the worker's profile stops at its next request
-        time.sleep(2.5)  # and the loop thread's at its next maintenance
+        time.sleep(0.3)  # and the loop thread's at its next tick
 
     def create(self) -> tuple[str, str]:
         body = json.dumps({"players": ["Ann", "Bob", "Cat", "Dan"]})
@@ -182,6 +183,7 @@ class OverLoopback:
     def close(self) -> None:
         self.conn.close()
         self.server.close()
+        self.thread.join(10)
         self.store.close()
 
 

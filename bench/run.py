@@ -385,6 +385,19 @@ def following_rows(out: Rows) -> None:
         out.add(name.strip(), budget, figure, met)
 
 
+def push_rows(out: Rows, tables: int) -> None:
+    """Issue 25: a change on every screen in Chromium; idle devices and live tables."""
+    from bench import push_browser
+    from bench import tables as live_tables
+
+    if Path(CHROMIUM).exists():
+        with tempfile.TemporaryDirectory() as tmp, server(Path(tmp) / "p.db") as (host, port, _):
+            for row in push_browser.rows(push_browser.measure(f"http://{host}:{port}")):
+                out.add(*row)
+    for row in live_tables.rows(live_tables.measure(tables)):
+        out.add(*row)
+
+
 def extra_rows(out: Rows, runs: int, long: int) -> None:
     """The earlier tables' figures kept for comparison: state reads, idle polls, the story,
     a hostile visitor (issue 12)."""
@@ -415,11 +428,12 @@ def main(argv=None) -> int:
     ap.add_argument("--long", type=int, default=10_000, help="events in the long game")
     ap.add_argument("--code", type=Path, default=REPO, help="the banker checkout to serve")
     ap.add_argument("--only", default="", help="comma-separated parts: commands,tmpfs,"
-                    "throughput,browser,storage,following,extra (default: all)")  # fmt: skip
+                    "throughput,browser,storage,following,push,extra (default: all)")  # fmt: skip
+    ap.add_argument("--tables", type=int, default=1000, help="live tables of the push part")
     args = ap.parse_args(argv)
     CODE = args.code.resolve()
     parts = set(filter(None, args.only.split(","))) or {
-        "commands", "tmpfs", "throughput", "browser", "storage", "following", "extra"
+        "commands", "tmpfs", "throughput", "browser", "storage", "following", "push", "extra"
     }  # fmt: skip
     out = Rows()
     if "commands" in parts:
@@ -434,6 +448,8 @@ def main(argv=None) -> int:
         storage_rows(out, args.runs)
     if "following" in parts:
         following_rows(out)
+    if "push" in parts:
+        push_rows(out, args.tables)
     if "extra" in parts:
         extra_rows(out, args.runs, args.long)
     return out.print()

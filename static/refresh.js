@@ -1,57 +1,131 @@
-// A tap always wins over a live refresh, and nothing is aborted. A refresh (an element marked
-// data-refresh: the 700 ms poll of the Banker's screen and of a player's page, the trade form's
-// redraw) is not sent while a tap's request is in flight, and its answer is thrown away,
-// unswapped, when a tap was sent after it. Aborting the refresh instead (hx-sync "abort" /
-// "replace") made htmx log console errors (htmx:sendAbort, htmx:afterRequest). Taps still drop
-// a second tap while their own is in flight (hx-sync "drop").
+// The live page: taps before refreshes, and push (told in banker/net/push.py; kept small).
 (function () {
   "use strict";
-  var STALE_MS = 15000; // a tap not answered by then no longer holds the refreshes back
-  var taps = 0; // taps sent so far
-  var pending = []; // taps in flight: {xhr, t}
+  var doc = document, taps = 0, pending = [];
+
+  function has(el, name) { return !!(el && el.hasAttribute && el.hasAttribute(name)); }
 
   function tapInFlight() {
     var now = Date.now();
     pending = pending.filter(function (p) {
-      return p.xhr.readyState !== 4 && p.xhr.readyState !== 0 && now - p.t < STALE_MS;
+      var s = p.xhr.readyState;
+      return s !== 4 && s !== 0 && now - p.t < 15000;
     });
     return pending.length > 0;
   }
 
-  function isRefresh(elt) {
-    return !!(elt && elt.hasAttribute && elt.hasAttribute("data-refresh"));
-  }
-
-  function holdRefresh(event) {
-    var detail = event.detail, xhr = detail.xhr, target = detail.target;
-    if (tapInFlight()) {
-      event.preventDefault(); // htmx then sends nothing, and logs nothing
-      return;
-    }
-    var sentAfter = taps;
-    function veto(swap) {
-      if (swap.detail.xhr !== xhr) return;
-      if (taps !== sentAfter) swap.detail.shouldSwap = false;
-    }
-    // On the target itself: it may have left the page (a tap's answer replaced it) by then.
-    target.addEventListener("htmx:beforeSwap", veto);
-    xhr.addEventListener("loadend", function () {
-      setTimeout(function () { target.removeEventListener("htmx:beforeSwap", veto); }, 0);
-    });
-  }
-
-  document.addEventListener("htmx:beforeRequest", function (event) {
-    var detail = event.detail;
-    if (!detail || !detail.xhr) return;
-    if (isRefresh(detail.elt)) {
-      holdRefresh(event);
+  doc.addEventListener("htmx:beforeRequest", function (event) {
+    var d = event.detail;
+    if (!d || !d.xhr) return;
+    var xhr = d.xhr, target = d.target;
+    if (has(d.elt, "data-refresh")) {
+      if (tapInFlight()) return event.preventDefault();
+      var sentAfter = taps;
+      var veto = function (swap) {
+        if (swap.detail.xhr === xhr && taps !== sentAfter) swap.detail.shouldSwap = false;
+      };
+      target.addEventListener("htmx:beforeSwap", veto);
+      xhr.addEventListener("loadend", function () {
+        setTimeout(function () { target.removeEventListener("htmx:beforeSwap", veto); }, 0);
+      });
       return;
     }
     taps += 1;
-    var entry = { xhr: detail.xhr, t: Date.now() };
+    var entry = { xhr: xhr, t: Date.now() };
     pending.push(entry);
-    detail.xhr.addEventListener("loadend", function () {
+    xhr.addEventListener("loadend", function () {
       pending = pending.filter(function (p) { return p !== entry; });
     });
   });
+
+  var meta = doc.querySelector('meta[name="banker-push"]');
+  if (!meta) return;
+  var base = meta.content, every = +meta.getAttribute("data-poll") || 700;
+  var es = null, timer = 0, polling = 0, reading = 0, again = 0;
+  var latest = 0, other = 0, inFlight = 0, retries = 0;
+
+  function shown() {
+    var el = doc.querySelector("[data-version]");
+    return el ? +el.getAttribute("data-version") : NaN;
+  }
+
+  function reread(parts) {
+    if (reading) { again = 1; return; }
+    reading = 1; again = 0;
+    fetch(location.href, { cache: "no-store" }).then(function (r) { return r.ok && r.text(); })
+      .then(function (text) {
+        var fresh = text && new DOMParser().parseFromString(text, "text/html");
+        parts.forEach(function (el) {
+          var copy = fresh && el.id && fresh.getElementById(el.id);
+          if (copy) el.replaceWith(doc.importNode(copy, true));
+        });
+      }).catch(function () {}).then(function () { reading = 0; if (again) update(); });
+  }
+
+  function update() {
+    var parts = [];
+    doc.querySelectorAll("[data-live]").forEach(function (el) {
+      if (!has(el, "hx-get")) parts.push(el);
+      else if (window.htmx) htmx.trigger(el, "banker:live");
+    });
+    if (parts.length) reread(parts);
+  }
+
+  function told(version, kind) {
+    latest = Math.max(latest, version || 0);
+    if (kind) other = 1;
+    retries = 0;
+    update();
+  }
+
+  function check() {
+    if (!inFlight && (other || shown() < latest) && retries++ < 5) update();
+  }
+  doc.addEventListener("htmx:beforeSend", function (e) {
+    if (!has(e.detail.elt, "data-live")) return;
+    inFlight++;
+    other = 0;
+    e.detail.xhr.addEventListener("loadend", function () {
+      inFlight--;
+      setTimeout(check, 50);
+    });
+  });
+  doc.addEventListener("htmx:afterSettle", function () { setTimeout(check, 50); });
+
+  function close() {
+    clearTimeout(timer);
+    if (es) { es.close(); es = null; }
+  }
+  function poll() {
+    close();
+    doc.documentElement.setAttribute("data-push", "poll");
+    if (!polling) polling = setInterval(update, every);
+  }
+
+  function open() {
+    if (polling) return;
+    if (!window.EventSource) return poll();
+    close();
+    var v = shown(), s = new EventSource(base + (v >= 0 ? "?v=" + v : ""));
+    es = s;
+    timer = setTimeout(function () { if (es === s) poll(); }, 5000);
+    s.addEventListener("ready", function (e) {
+      clearTimeout(timer);
+      doc.documentElement.setAttribute("data-push", "push");
+      latest = Math.max(latest, +e.data || 0);
+    });
+    s.onmessage = function (e) { told(+e.data); };
+    ["following", "changed"].forEach(function (k) {
+      s.addEventListener(k, function () { told(0, 1); });
+    });
+    s.addEventListener("gone", function () { close(); told(0, 1); });
+    s.onerror = function () { if (s.readyState === 2 && es === s) { told(0, 1); poll(); } };
+  }
+
+  doc.addEventListener("visibilitychange", function () {
+    if (doc.visibilityState === "visible") open();
+  });
+  addEventListener("online", open);
+  addEventListener("pageshow", function (e) { if (e.persisted) open(); });
+  open();
 })();

@@ -143,12 +143,36 @@ class Server:
         self.proc.wait(timeout=10)
 
     def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.kill()
+        stop(self.proc)
+
+
+def stop(proc: subprocess.Popen | None) -> None:
+    """Stop a server process: SIGTERM, then SIGKILL after 10 s."""
+    if proc is not None and proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+
+
+def reopen_closed(sockets: list, port: int) -> int:
+    """Reopen (to 127.0.0.1:port) each of `sockets` the server has closed, in place, as an
+    attacker holding connections does; how many were."""
+    reopened = 0
+    for i, s in enumerate(sockets):
+        try:
+            closed = s.recv(1, socket.MSG_DONTWAIT | socket.MSG_PEEK) == b""
+        except BlockingIOError:
+            closed = False
+        except OSError:
+            closed = True
+        if closed:
+            s.close()
+            sockets[i] = socket.create_connection(("127.0.0.1", port))
+            reopened += 1
+    return reopened
 
 
 @contextmanager
@@ -174,7 +198,7 @@ class Reply:
     """One HTTP answer, read as Flask's test response is: `status_code`, `headers`, `data`,
     `mimetype`, `get_json()` (None when the body is not JSON)."""
 
-    def __init__(self, status_code: int, headers: dict, data: bytes):
+    def __init__(self, status_code: int, headers, data: bytes):
         self.status_code, self.headers, self.data = status_code, headers, data
         self.content_type = self.header("Content-Type")
         self.mimetype = self.content_type.partition(";")[0].strip()
@@ -196,14 +220,18 @@ def request(
     headers: dict | None = None,
     raw: bytes | str | None = None,
     timeout: float = 10,
+    source: str | None = None,
 ) -> Reply:
     """One HTTP request on a fresh connection: a JSON `body`, or `raw` bytes sent as they are
-    (as application/json unless `headers` say otherwise).
+    (as application/json unless `headers` say otherwise); from the local address `source`
+    (say 127.0.0.2) when given.
 
     Connection failures (a killed server) raise OSError or http.client.HTTPException.
     """
     parts = urlsplit(url)
-    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=timeout)
+    conn = http.client.HTTPConnection(
+        parts.hostname, parts.port, timeout=timeout, source_address=source and (source, 0)
+    )
     try:
         sent = dict(headers or {})
         data = None
@@ -219,7 +247,9 @@ def request(
         path = parts.path + (f"?{parts.query}" if parts.query else "")
         conn.request(method, path, body=data, headers=sent)
         response = conn.getresponse()
-        return Reply(response.status, dict(response.getheaders()), response.read())
+        # Header names are case-insensitive (the server writes them in lower case, as HTTP/2
+        # does): an http.client message finds "Retry-After" as "retry-after".
+        return Reply(response.status, response.msg, response.read())
     finally:
         conn.close()
 
@@ -230,3 +260,76 @@ def call(url: str, method: str = "GET", body=None, token: str | None = None,
     reply = request(url, method, body, token, headers, timeout=timeout)
     text = reply.data.decode()
     return reply.status_code, reply.headers, json.loads(text) if text else None
+
+
+# -- nginx in front, as docs/hosting.md and docs/scaling.md set it up ------------------------
+
+NGINX = "/usr/sbin/nginx"
+# What docs/hosting.md's nginx sends banker, and what push needs (the same lines as there).
+NGINX_PROXY = """
+        proxy_http_version 1.1;
+        proxy_set_header Host $host;
+        proxy_set_header Connection "";
+        proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+        proxy_set_header X-Forwarded-Proto $scheme;
+        proxy_set_header X-Forwarded-Host $host;
+        proxy_read_timeout 1h;
+"""
+
+
+class Nginx:
+    """nginx on a free loopback port in front of banker serve(s), in the foreground (its own
+    folder for its files; killed by stop()). `sites` is the inside of its http { } block; the
+    port it listens on is `port` (put `listen PORT` in sites with .port)."""
+
+    def __init__(self, folder: Path, port: int | None = None):
+        self.folder = Path(folder)
+        self.port = port or free_port()
+        self.proc: subprocess.Popen | None = None
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    def start(self, sites: str, timeout: float = 15) -> str:
+        for name in ("logs", "tmp"):
+            (self.folder / name).mkdir(parents=True, exist_ok=True)
+        user = "user root;" if os.geteuid() == 0 else ""
+        conf = self.folder / "nginx.conf"
+        conf.write_text(
+            f"{user}\nworker_processes 1;\npid {self.folder}/nginx.pid;\n"
+            f"error_log {self.folder}/logs/error.log warn;\n"
+            "events { worker_connections 4096; }\n"
+            "http {\n"
+            f"    access_log off;\n    client_body_temp_path {self.folder}/tmp;\n"
+            f"    proxy_temp_path {self.folder}/tmp;\n"
+            f"{sites}\n}}\n"
+        )
+        with open(self.folder / "logs" / "stderr", "w") as err:
+            self.proc = subprocess.Popen(
+                [NGINX, "-p", str(self.folder), "-c", str(conf), "-g", "daemon off;"],
+                stdout=subprocess.DEVNULL, stderr=err,
+            )  # fmt: skip
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                break
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                return self.url
+            except OSError:
+                time.sleep(0.05)
+        self.stop()
+        log = (self.folder / "logs" / "stderr").read_text()
+        raise AssertionError(f"nginx did not start:\n{log}")
+
+    def stop(self) -> None:
+        stop(self.proc)
+
+
+@contextmanager
+def nginx(folder: Path, sites: str, port: int | None = None) -> Iterator[Nginx]:
+    """A started Nginx with `sites` (its {port} replaced by the port it listens on)."""
+    proxy = Nginx(folder, port)
+    proxy.start(sites.replace("{port}", str(proxy.port)))
+    try:
+        yield proxy
+    finally:
+        proxy.stop()

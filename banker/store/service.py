@@ -90,6 +90,10 @@ class Store(Database, TokenIndex, Reads):
         self._moved: dict[str, str | None] = {}  # game id -> the game it moved to (or None)
         # (game id, player id) -> time.monotonic() of that player's page's latest poll.
         self._seen: dict[tuple[str, str], float] = {}
+        # Called as watcher(game_id, what) after a game changed: "version" (a command
+        # committed), "changed" (resumed elsewhere), "tokens" (a link replaced). The push hub
+        # (banker.net.push) listens; a watcher must be quick and must not raise.
+        self.watchers: list[Callable[[str, str], None]] = []
         Database.__init__(self, path)
 
     # -- games ---------------------------------------------------------------------------------
@@ -258,6 +262,12 @@ class Store(Database, TokenIndex, Reads):
         with self._transaction() as db:
             db["moved_games"].upsert({"game_id": game_id, "moved_to": moved_to}, pk="game_id")
         self._moved[game_id] = moved_to
+        self.tell(game_id, "changed")
+
+    def tell(self, game_id: str, what: str = "version") -> None:
+        """Tell the watchers that a game changed."""
+        for watcher in self.watchers:
+            watcher(game_id, what)
 
     def moved_to(self, game_id: str) -> str | None:
         """The game `game_id` was resumed as, if it moved; else None (read once, then kept)."""
@@ -321,7 +331,8 @@ class Store(Database, TokenIndex, Reads):
             answer = self._record(game, game_id, command, state, new_state, events, keyed)
             # Only a committed command becomes the current state.
             game.state = new_state
-            return answer
+        self.tell(game_id)
+        return answer
 
     def _authorized_replay(self, game_id, state, command, keyed, authorize) -> Answer | None:
         """Authorize the command (Store.execute); then the answer already given for its key,

@@ -153,7 +153,8 @@ class TokenIndex:
                 db["games"].update(game_id, {f"{seat}_token": token})
             setattr(game, f"{seat}_token", token)
             self._display_games.pop(old, None)
-            return token
+        self.tell(game_id, "tokens")
+        return token
 
     def rotate_player_token(self, game_id: str, player_id: str) -> str:
         """Give a player a new token (their new link); their old one stops working at once."""
@@ -178,7 +179,8 @@ class TokenIndex:
             game.player_tokens = tokens
             for t in old:
                 self._token_games.pop(t, None)
-            return token
+        self.tell(game_id, "tokens")
+        return token
 
     @staticmethod
     def _write_seats(

@@ -12,7 +12,17 @@ from htmx_flask import Htmx
 
 import banker
 from banker.store import Store, default_database_path
-from banker.web.common import errors, guards, hygiene, limits, present, store, template_globals
+from banker.web.common import (
+    errors,
+    guards,
+    hygiene,
+    limits,
+    live,
+    present,
+    rates,
+    store,
+    template_globals,
+)
 from banker.web.common.fastpoll import IdlePolls
 
 PACKAGE = Path(banker.__file__).resolve().parent
@@ -57,7 +67,9 @@ def create_app(config: dict | None = None) -> Flask:
     app.add_url_rule("/favicon.ico", "favicon", lambda: app.send_static_file("favicon.ico"))
     app.add_url_rule("/manifest.webmanifest", "manifest", manifest)
     limits.install(app)
+    rates.install(app)
     guards.install(app)
+    live.install(app)
 
     app.wsgi_app = IdlePolls(app.wsgi_app, app.extensions[store.EXTENSION])
     public = app.config.get("PUBLIC_URL")

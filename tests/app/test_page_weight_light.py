@@ -45,7 +45,7 @@ def test_the_big_screen_loads_the_charts_and_the_boards_stylesheets_only(new_gam
     display = g.created["display_url"].split("localhost", 1)[-1].split("/", 1)[-1]
     sheets, scripts = _loads(g.table.client.get("/" + display).get_data(as_text=True))
     assert sheets == ["/static/chart.css", "/static/board.css"]
-    assert scripts == ["/static/htmx-2.0.11.min.js"]
+    assert scripts == ["/static/htmx-2.0.11.min.js", "/static/refresh.js"]
 
 
 def test_every_stylesheet_and_script_a_page_links_is_served(new_game):

@@ -191,9 +191,14 @@ def test_the_poll_answers_the_fresh_fragment_with_the_new_version_after_a_comman
     assert page(claim, "p1", "/version?v=x").startswith('<div id="player-view"')
 
 
-def test_the_page_polls_every_700_ms_and_when_the_phone_wakes(claim):
+def test_the_page_follows_by_push_polls_every_700_ms_where_blocked_and_when_the_phone_wakes(
+    claim,
+):
     html = page(claim, "p2")
-    assert 'hx-trigger="every 700ms, visibilitychange from:document"' in html
+    assert 'hx-trigger="banker:live, visibilitychange from:document"' in html
+    token = claim.tokens["p2"]
+    assert f'<meta name="banker-push" content="/join/{token}/events" data-poll="700">' in html
+    assert 'src="/static/refresh.js' in html
     assert 'src="/static/htmx-2.0.11.min.js"' in html
     assert '<noscript><meta http-equiv="refresh" content="5"></noscript>' in html
 

@@ -43,9 +43,9 @@ AXE = ROOT / "tests" / "vendor" / "axe-4.14.1.min.js"
 
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory):
-    """The whole app served by waitress on 127.0.0.1 and a free port, on a temporary DB."""
-    from waitress.server import create_server
-
+    """The whole app served by banker's server (banker.serving: push included) on 127.0.0.1
+    and a free port, on a temporary DB, in a thread of this process."""
+    from banker.serving import create_server
     from banker.web import create_app
 
     db = tmp_path_factory.mktemp("live") / "banker.db"
@@ -56,6 +56,7 @@ def live_server(tmp_path_factory):
     url = f"http://127.0.0.1:{server.effective_port}"
     yield SimpleNamespace(url=url, app=app, store=app.extensions["banker.store"])
     server.close()
+    thread.join(10)
     app.extensions["banker.store"].close()
 
 

@@ -33,6 +33,10 @@ class Watch:
         icon = ("/static/favicon.ico", "/static/icon.svg")
         if any(i in request.url for i in icon) and request.failure == "net::ERR_ABORTED":
             return
+        # A page's push stream (static/refresh.js) is open as long as the page: leaving the page
+        # ends it, which Chromium counts as an aborted request.
+        if "/events?" in request.url and request.failure == "net::ERR_ABORTED":
+            return
         self.problems.append(f"failed: {request.url} {request.failure}")
 
     def console(self, message):

@@ -111,6 +111,8 @@ def test_the_whole_table_plays_from_four_phones(live_server, browser, new_api_ga
             pages[p["name"]].goto(p["join_url"])
         t = Table(live_server, created["game_id"], pages)
         ann, bob, cy = pages["Ann"], pages["Bob"], pages["Cy"]
+        for page in pages.values():  # each page is live (its push stream open) before timing
+            page.locator("html[data-push]").wait_for(state="attached")
         t.everyone_sees(0)
         shoot(ann, "01-before-start")
 

@@ -21,12 +21,11 @@ WEB, COMMON = "banker.web", "banker.web.common"
 # The one function of banker/web that imports inside itself: the app factory, the blueprints.
 APP_FACTORY = ("banker.web.app", "create_app")
 # Imports inside functions outside banker/web, each with its reason: the command line loads
-# only what its command needs (`banker --version` loads no Flask, `banker backup` no waitress),
+# only what its command needs (`banker --version` loads no Flask, `banker backup` no server),
 # and the store reads a setting a test may lower while it runs.
 LATE_IMPORTS = {
     "banker.__main__": "every command",
     "banker.cli.games": "every command",
-    "banker.serving": "create_server",
     "banker.store.service": "_kept_answers",
 }
 

@@ -131,6 +131,10 @@ def _command_paths() -> dict:
                     "413": _error("The body is too large."),
                     **MEDIA_ERROR,
                     "422": _error("The rules forbid this command now."),
+                    "429": _error(
+                        "This token sends commands faster than a table plays (see Retry-After)."
+                    ),
+                    "507": _error("The server's disk is full: nothing was recorded."),
                 },
                 body="Command",
                 parameters=[IDEMPOTENCY_KEY],

@@ -23,7 +23,7 @@ import io
 from urllib.parse import parse_qs
 
 from banker.store import Store
-from banker.web.common import commands, limits, seats
+from banker.web.common import commands, limits, rates, seats
 
 _HEADERS = [("Cache-Control", "private, no-store"), ("Content-Length", "0")]
 _COMMANDS_PREFIX, _COMMANDS_SUFFIX = "/api/v1/games/", "/commands"
@@ -85,6 +85,9 @@ class IdlePolls:
             caller = None
         if not caller:
             return None
+        peer, forwarded = environ.get("REMOTE_ADDR", ""), environ.get("HTTP_X_FORWARDED_FOR")
+        if rates.wait(self.flask, token, peer, forwarded):
+            return None  # too fast: Flask says so (429)
         data = environ["wsgi.input"].read(int(length))
         environ["wsgi.input"] = io.BytesIO(data)
         if len(data) != int(length) or limits.SURROGATE_ESCAPE.search(data):

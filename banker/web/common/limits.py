@@ -6,7 +6,8 @@ it). So, before a game is made (`POST /api/v1/games`, `/api/v1/games/import`, th
 Start form and Resume from file):
 - at most CREATES_PER_MINUTE per client address in any minute (429 with Retry-After);
   requests from the machine itself (loopback) are not counted unless LIMIT_LOOPBACK is set;
-  behind a reverse proxy on this machine the address is the last of X-Forwarded-For;
+  behind a reverse proxy on this machine the address is the last of X-Forwarded-For, and an
+  IPv6 client counts as its /64 (banker.net.clients);
 - at most MAX_GAMES games stored (503) and a database of at most MAX_DB_BYTES (507): the
   Banker's existing games go on, only new ones are refused;
 - at most IMPORTS_AT_ONCE imports replaying at the same time (503 with Retry-After): a replay
@@ -17,7 +18,6 @@ and $BANKER_MAX_DB_MB.
 
 from __future__ import annotations
 
-import ipaddress
 import json
 import logging
 import math
@@ -30,6 +30,7 @@ from pathlib import Path
 
 from flask import Flask, current_app, g, request
 
+from banker.net import clients
 from banker.web.common.errors import error_response
 from banker.web.common.guards import error_page
 from banker.web.common.store import get_store
@@ -44,6 +45,7 @@ DEFAULTS = {
     "IMPORTS_AT_ONCE": 1,
 }
 _ENV = {
+    "LIMIT_LOOPBACK": ("BANKER_LIMIT_LOOPBACK", 1),
     "CREATES_PER_MINUTE": ("BANKER_CREATES_PER_MINUTE", 1),
     "MAX_GAMES": ("BANKER_MAX_GAMES", 1),
     "MAX_DB_BYTES": ("BANKER_MAX_DB_MB", 1024**2),
@@ -88,7 +90,7 @@ def install(app: Flask) -> None:
     app.before_request(_before)
     app.teardown_request(_release_import)
     app.register_error_handler(UnicodeEncodeError, _not_text)
-    redact_logs(app.logger, logging.getLogger("waitress"), logging.getLogger("werkzeug"))
+    redact_logs(app.logger, logging.getLogger("uvicorn.error"), logging.getLogger("werkzeug"))
 
 
 def _refuse(status: int, code: str, message: str, retry_after: float | None = None):
@@ -104,11 +106,7 @@ def _refuse(status: int, code: str, message: str, retry_after: float | None = No
     return response
 
 
-def _is_loopback(address: str) -> bool:
-    try:
-        return ipaddress.ip_address(address).is_loopback
-    except ValueError:
-        return False
+refuse = _refuse  # (for banker.web.common.rates)
 
 
 def _before():
@@ -175,21 +173,16 @@ def _not_text(e: UnicodeEncodeError):
 
 def client_address() -> str:
     """The client's address: the socket's, or behind a reverse proxy on this machine (a
-    loopback peer that sends X-Forwarded-For) the address the proxy appended last."""
-    address = request.remote_addr or ""
-    forwarded = request.headers.get("X-Forwarded-For", "")
-    if forwarded and _is_loopback(address):
-        last = forwarded.rsplit(",", 1)[-1].strip()
-        if last:
-            return last[:64]
-    return address
+    loopback peer that sends X-Forwarded-For) the address the proxy appended last
+    (banker.net.clients)."""
+    return clients.forwarded_for(request.remote_addr or "", request.headers.get("X-Forwarded-For"))
 
 
 def _creation_refusal():
     config = current_app.config
     address = client_address()
-    if config["LIMIT_LOOPBACK"] or not _is_loopback(address):
-        wait = current_app.extensions["banker.limiter"].wait(address)
+    if config["LIMIT_LOOPBACK"] or not clients.is_loopback(address):
+        wait = current_app.extensions["banker.limiter"].wait(clients.client_key(address))
         if wait:
             return _refuse(
                 429,

@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 
-from flask import url_for
+from flask import current_app, url_for
 
 import banker
 from banker.story import for_viewer
@@ -19,8 +19,11 @@ from banker.web.common.store import get_store
 
 
 def phones_following(game_id: str) -> set[str]:
-    """The players whose phone follows the game now (their page polled in the last seconds)."""
-    return get_store().following(game_id)
+    """The players whose phone follows the game now: their page holds a push stream
+    (banker.net.push), or polled in the last seconds."""
+    hub = current_app.extensions.get("banker.push")
+    found = get_store().following(game_id)
+    return found | hub.following(game_id) if hub is not None else found
 
 
 def new_key() -> str:

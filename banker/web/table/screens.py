@@ -27,6 +27,7 @@ from banker.web.common.guards import wants_fragment
 from banker.web.common.present import money, player_names, players
 from banker.web.common.seats import banker_state, banker_token_given, sentence_cookie, url_token
 from banker.web.common.store import get_store
+from banker.web.common.template_globals import phones_following
 from banker.web.common.trade import offer_sentence, trade_view
 from banker.web.table import moment, presenters, seating
 from banker.web.table.blueprint import banker_page, bp, game_path, remember
@@ -243,7 +244,7 @@ def poll(game_id: str, state: dict):
     if screen.partition(":")[0] not in SCREENS:
         screen = "table"
     # The table also follows which phones follow the game (players: phones_following).
-    following = ".".join(sorted(get_store().following(game_id)))
+    following = ".".join(sorted(phones_following(game_id)))
     if request.args.get("v") == str(state["version"]) and (
         screen != "table" or request.args.get("f", "") == following
     ):

@@ -1,0 +1,184 @@
+"""One HTTP connection as `banker serve` keeps it: uvicorn's httptools protocol, with the limits
+that keep one client, slow or hostile, from holding the server (banker.serving.Limits).
+
+- A connection that has sent nothing for `idle_seconds` (before its first request, or between
+  requests) is closed; a request whose headers are not all in `header_seconds` after its first
+  byte ("slowloris"), or whose body is not all in `body_seconds`, is answered 408 and closed.
+- At most `connections` open in all, and `per_address` from one client address other than
+  this machine's own (an IPv6 /64 counts as one; banker.net.clients): past either, the new
+  connection is answered 503 or 429 and closed at once.
+- A request line and headers over `max_header_bytes` is 431, a body over `max_body` 413, a
+  malformed request 400.
+Every one of these answers carries the app's security headers and is JSON under /api/
+(banker.net.refusals). A push stream holds its connection while its page is open: it sent its
+request, so it is not idle; the streams have their own cap per client (banker.net.push).
+"""
+
+from __future__ import annotations
+
+import httptools
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+from banker.net import clients, refusals
+
+
+class Refused(Exception):
+    """Raised in a parser callback: answer `status` and close."""
+
+    def __init__(self, status: int):
+        super().__init__(status)
+        self.status = status
+
+
+class Census:
+    """The open connections of each client address (this machine's not counted)."""
+
+    def __init__(self):
+        self.by_key: dict[str, int] = {}
+
+    def add(self, key: str) -> int:
+        count = self.by_key.get(key, 0) + 1
+        self.by_key[key] = count
+        return count
+
+    def remove(self, key: str) -> None:
+        count = self.by_key.get(key, 0) - 1
+        if count > 0:
+            self.by_key[key] = count
+        else:
+            self.by_key.pop(key, None)
+
+
+class Connection(HttpToolsProtocol):
+    """uvicorn's HTTP/1.1 connection with banker's limits (see the module's docstring)."""
+
+    def __init__(self, config, server_state, app_state, _loop=None):
+        super().__init__(config, server_state, app_state, _loop)
+        self.limits = config.banker_limits
+        census = getattr(server_state, "banker_census", None)
+        if census is None:
+            census = server_state.banker_census = Census()
+        self.census: Census = census
+        self.key: str | None = None  # counted in the census under this key
+        self.refused = False
+        self.deadline = None
+        self.in_headers = False
+        self.header_bytes = self.parsed_bytes = 0
+        self.body_bytes = 0
+        self.on_lost = None  # a push stream's callback when the connection goes
+
+    # -- the connection's life ------------------------------------------------------------
+
+    def connection_made(self, transport) -> None:
+        super().connection_made(transport)
+        key = clients.client_key(self.client[0] if self.client else "")
+        if len(self.connections) > self.limits.connections:
+            self._refuse(503, retry_after=5)
+            return
+        if key != clients.LOCAL:
+            if self.census.add(key) > self.limits.per_address:
+                self.census.remove(key)
+                self._refuse(429, retry_after=10)
+                return
+            self.key = key
+        # Nothing sent yet: closed after idle_seconds, as between requests (uvicorn's timer,
+        # which any data received cancels).
+        self.timeout_keep_alive_task = self.loop.call_later(
+            self.limits.idle_seconds, self.timeout_keep_alive_handler
+        )
+
+    def connection_lost(self, exc) -> None:
+        if self.key is not None:
+            self.census.remove(self.key)
+            self.key = None
+        self._deadline(None)
+        if self.on_lost is not None:
+            lost, self.on_lost = self.on_lost, None
+            lost()
+        super().connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        self._unset_keepalive_if_required()
+        if self.refused:
+            return
+        try:
+            self.parser.feed_data(data)
+        except httptools.HttpParserUpgrade:
+            self._refuse(400)  # no WebSocket or other upgrade here
+            return
+        except httptools.HttpParserError as e:
+            cause = e.__context__
+            self._refuse(cause.status if isinstance(cause, Refused) else 400)
+            return
+        if self.in_headers:
+            self.header_bytes += len(data)
+            if self.header_bytes > self.limits.max_header_bytes:
+                self._refuse(431)
+
+    def send_400_response(self, msg: str) -> None:  # uvicorn's own, for a malformed request
+        self._refuse(400)
+
+    # -- the parser's callbacks -----------------------------------------------------------
+
+    def on_message_begin(self) -> None:
+        self.in_headers, self.header_bytes, self.body_bytes = True, 0, 0
+        self.parsed_bytes = 0
+        self._deadline(self.limits.header_seconds)
+        super().on_message_begin()
+
+    def on_url(self, url: bytes) -> None:
+        self._count(len(url))
+        super().on_url(url)
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        self._count(len(name) + len(value) + 4)
+        super().on_header(name, value)
+
+    def _count(self, size: int) -> None:
+        """Headers parsed so far (a whole request may come in one packet)."""
+        self.parsed_bytes += size
+        if self.parsed_bytes > self.limits.max_header_bytes:
+            raise Refused(431)
+
+    def on_headers_complete(self) -> None:
+        self.in_headers = False
+        length = next((v for k, v in self.headers if k == b"content-length"), b"0")
+        chunked = any(k == b"transfer-encoding" for k, _ in self.headers)
+        if length.isdigit() and int(length) > self.limits.max_body:
+            raise Refused(413)
+        self._deadline(self.limits.body_seconds if chunked or length not in (b"", b"0") else None)
+        super().on_headers_complete()
+        self.scope["banker.connection"] = self
+
+    def on_body(self, body: bytes) -> None:
+        self.body_bytes += len(body)
+        if self.body_bytes > self.limits.max_body:
+            raise Refused(413)
+        super().on_body(body)
+
+    def on_message_complete(self) -> None:
+        self._deadline(None)
+        super().on_message_complete()
+
+    # -- refusals and deadlines -----------------------------------------------------------
+
+    def _refuse(self, status: int, retry_after: int | None = None) -> None:
+        """Answer `status` (unless an answer already began) and close the connection."""
+        self.refused = True
+        self._deadline(None)
+        transport = self.transport
+        if transport is None or transport.is_closing():
+            return
+        if self.cycle is None or not self.cycle.response_started:
+            url = getattr(self, "url", b"") or b""
+            transport.write(refusals.response(status, url, retry_after))
+            if self.cycle is not None:
+                self.cycle.response_started = self.cycle.response_complete = True
+        transport.close()
+
+    def _deadline(self, seconds: float | None) -> None:
+        if self.deadline is not None:
+            self.deadline.cancel()
+            self.deadline = None
+        if seconds is not None:
+            self.deadline = self.loop.call_later(seconds, self._refuse, 408)

@@ -1,0 +1,316 @@
+"""Push: every live page holds one Server-Sent Events stream and is told the moment its game
+changes (static/refresh.js then asks for its fresh fragment, as its poll did).
+
+    GET /games/<game_id>/events   the Banker's pages (the game's cookie)
+    GET /join/<token>/events      a player's page and story
+    GET /display/<token>/events   the big screen and its story
+
+A stream says, as SSE events:
+- `ready` (data: the game's version) once it is open: the page knows push works;
+- a version (the default event, `id:` and data the version) whenever the game moves on, and at
+  once on opening when the page's version (`Last-Event-ID` on the browser's own reconnect,
+  else `?v=`) is not the game's: a page that was away catches up the moment it is back;
+- `following` (the Banker's) when a player's phone starts or stops following the game;
+- `changed` when the game was resumed elsewhere, `gone` when the page's token was replaced
+  (the page then asks, and is told by the app);
+- a comment every `heartbeat_seconds` while nothing happens (proxies close silent streams).
+
+The page's side is static/refresh.js (every live page loads it: kept small, its account is
+here). A tap always wins over a live refresh (an htmx request of an element marked
+`data-refresh`): a refresh is not sent while a tap is in flight (unanswered for at most 15 s),
+its answer is not swapped when a tap was sent after it, and nothing is aborted (htmx logs an
+aborted request as a console error); taps drop a second tap of their own (hx-sync). Then push:
+each part marked `data-live` asks for its fresh copy, an htmx part through its own hx-get (the
+request its poll made, so held back by a tap like it; a typed bid kept by hx-preserve), the
+story by reading the page again. A request already in flight when an event comes (htmx then
+drops the new one) or held back by a tap would leave the page behind: after every answer the
+page compares its version with the latest said and asks again (a request is counted done by
+its own XHR: htmx tells of an answer on the part it replaced, off the page). It opens a fresh
+stream whenever it becomes visible or online again. Where push is blocked (no EventSource, a
+proxy that holds the stream back: no `ready` in 5 s, a refusal) it polls every `data-poll` ms
+instead, as before push; `<html data-push="push|poll">` says which.
+
+The store tells the hub of every change (`Store.watchers`, called from the worker thread that
+committed it); the hub wakes the streams of that game on the event loop. A stream costs a
+coroutine and a future, no thread: bench.tables measures what thousands cost.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+
+from werkzeug.http import parse_cookie
+
+from banker.net import clients, refusals
+from banker.store import FOLLOWING_SECONDS, GameNotFound, same_token
+from banker.web.common.hygiene import SECURITY_HEADERS
+
+SUFFIX = "/events"
+KINDS = ("/games/", "/join/", "/display/")
+RETRY_MS = 1000  # the browser reconnects after a drop within a second
+_STREAM_HEADERS = [
+    (b"content-type", b"text/event-stream; charset=utf-8"),
+    (b"cache-control", b"no-store"),
+    (b"x-accel-buffering", b"no"),  # nginx: pass each event on at once
+]
+
+
+def match(path: str) -> tuple[str, str] | None:
+    """(kind, game id or token) of a push stream's path, else None."""
+    if not path.endswith(SUFFIX) or path.count("/") != 3 or not path.startswith(KINDS):
+        return None
+    kind, _, rest = path[1:].partition("/")
+    key = rest[: -len(SUFFIX)]
+    return (kind, key) if key else None
+
+
+class _Stream:
+    """One open stream: whose it is and what it has been told."""
+
+    __slots__ = (
+        "game",
+        "player",
+        "token",
+        "version",
+        "waiter",
+        "woken",
+        "closed",
+        "pending",
+        "said_at",
+    )
+
+    def __init__(self, game: str, player: str | None, token: str, version: int | None):
+        self.game, self.player, self.token, self.version = game, player, token, version
+        self.waiter: asyncio.Future | None = None
+        self.woken = False  # woken since it last looked (a wake while it sends is kept)
+        self.closed = False
+        self.pending: set[str] = set()  # "following", "changed", "tokens"
+        self.said_at = 0.0  # when it was last sent anything (loop time)
+
+    def wake(self, what: str | None = None) -> None:
+        if what:
+            self.pending.add(what)
+        self.woken = True
+        waiter = self.waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    def close(self) -> None:
+        self.closed = True
+        self.wake()
+
+
+class Hub:
+    """The open streams by game; wakes them when their game changes."""
+
+    def __init__(self, app, limits, pool):
+        self.app, self.limits, self.pool = app, limits, pool
+        self.store = app.extensions["banker.store"]
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.games: dict[str, set[_Stream]] = {}
+        self.clients: Counter = Counter()
+        self.players: Counter = Counter()  # (game, player) -> open streams
+        self.closing = False
+        app.extensions["banker.push"] = self
+
+    def start(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Listen to the store's changes (on `loop`, the server's), and keep the silent streams
+        alive: one timer for them all, not one per stream (thousands of timers, futures and
+        their contexts would keep the garbage collector's full passes long)."""
+        self.loop, self.closing = loop, False
+        if self._changed_elsewhere not in self.store.watchers:
+            self.store.watchers.append(self._changed_elsewhere)
+        loop.call_later(self.limits.heartbeat_seconds / 4, self._heartbeat)
+
+    def _heartbeat(self) -> None:
+        """Wake the streams that said nothing for heartbeat_seconds (they send a comment)."""
+        if self.closing or self.loop is None:
+            return
+        due = self.loop.time() - self.limits.heartbeat_seconds
+        for streams in self.games.values():
+            for stream in streams:
+                if stream.said_at <= due:
+                    stream.wake()
+        self.loop.call_later(self.limits.heartbeat_seconds / 4, self._heartbeat)
+
+    def close(self) -> None:
+        """End every stream (the server is stopping)."""
+        self.closing = True
+        for streams in list(self.games.values()):
+            for stream in list(streams):
+                stream.close()
+
+    def following(self, game_id: str) -> set[str]:
+        """The players of this game whose page holds a stream now."""
+        return {p for (g, p), n in list(self.players.items()) if g == game_id and n > 0}
+
+    # -- changes -----------------------------------------------------------------------------
+
+    def _changed_elsewhere(self, game_id: str, what: str = "version") -> None:
+        """Store.watchers: a change committed by a worker thread (or on the loop itself)."""
+        loop = self.loop
+        if loop is not None and not loop.is_closed():
+            try:
+                loop.call_soon_threadsafe(self.changed, game_id, what)
+            except RuntimeError:  # the loop closed meanwhile: the server is stopping
+                pass
+
+    def changed(self, game_id: str, what: str = "version") -> None:
+        """Wake this game's streams (on the loop). `what`: "version", "changed" (resumed
+        elsewhere), "tokens" (a link replaced) or "following" (the Banker's only)."""
+        for stream in list(self.games.get(game_id, ())):
+            if what == "following" and stream.player is not None:
+                continue
+            stream.wake(None if what == "version" else what)
+
+    # -- one stream --------------------------------------------------------------------------
+
+    async def stream(self, scope, receive, send, kind: str, key: str) -> None:
+        """Serve one page's stream until the page goes or the server stops."""
+        loop = asyncio.get_running_loop()
+        headers = dict(scope["headers"])
+        who = await loop.run_in_executor(self.pool, self._who, kind, key, headers.get(b"cookie"))
+        if who is None:
+            await _refuse(send, 403, "link_not_allowed", "This link does not open this game.")
+            return
+        peer = (scope.get("client") or ("", 0))[0]
+        client = clients.client_key(
+            clients.forwarded_for(peer, (headers.get(b"x-forwarded-for") or b"").decode("latin-1"))
+        )
+        if client != clients.LOCAL and self.clients[client] >= self.limits.streams_per_client:
+            said = "This address follows too many pages at once; close some."
+            await _refuse(send, 429, "too_many_streams", said, 30)
+            return
+        game, player, token = who
+        stream = _Stream(game, player, token, _known_version(headers, scope["query_string"]))
+        self._open(stream, client)
+        connection = scope.get("banker.connection")
+        if connection is not None:
+            connection.on_lost = stream.close
+        else:  # another server: its disconnect message says the page went
+            watch = loop.create_task(_until_disconnect(receive, stream))
+        try:
+            await self._serve(stream, send)
+        finally:
+            self._closed(stream, client)
+            if connection is None:
+                watch.cancel()
+
+    async def _serve(self, stream: _Stream, send) -> None:
+        start = [(k.lower().encode(), v.encode()) for k, v in SECURITY_HEADERS]
+        await send({"type": "http.response.start", "status": 200,
+                    "headers": start + _STREAM_HEADERS})  # fmt: skip
+        version = self.store.version(stream.game)
+        first = f"retry: {RETRY_MS}\nevent: ready\ndata: {version}\n\n"
+        if stream.version != version:
+            first += f"id: {version}\ndata: {version}\n\n"
+        stream.version = version
+        await send({"type": "http.response.body", "body": first.encode(), "more_body": True})
+        loop = asyncio.get_running_loop()
+        stream.said_at = loop.time()
+        while not (stream.closed or self.closing):
+            if not stream.woken:
+                stream.waiter = loop.create_future()
+                await stream.waiter
+                stream.waiter = None
+            stream.woken = False
+            if stream.closed or self.closing:
+                break
+            said = self._news(stream)
+            if said is None:
+                break
+            await send({"type": "http.response.body", "body": said.encode(), "more_body": True})
+            stream.said_at = loop.time()
+            if said.startswith("event: gone"):
+                break
+        await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+    def _news(self, stream: _Stream) -> str | None:
+        """What to tell the page now (a heartbeat comment when nothing), None to end."""
+        try:
+            version = self.store.version(stream.game)
+            if "tokens" in stream.pending and self.store.role(stream.game, stream.token) is None:
+                return "event: gone\ndata: \n\n"
+        except GameNotFound:  # removed meanwhile
+            return None
+        said = ""
+        if version != stream.version:
+            said += f"id: {version}\ndata: {version}\n\n"
+            stream.version = version
+        for what in ("following", "changed"):
+            if what in stream.pending:
+                said += f"event: {what}\ndata: \n\n"
+        stream.pending.clear()
+        return said or ": \n\n"
+
+    def _open(self, stream: _Stream, client: str) -> None:
+        self.games.setdefault(stream.game, set()).add(stream)
+        self.clients[client] += 1
+        if stream.player is not None:
+            self.players[(stream.game, stream.player)] += 1
+            if self.players[(stream.game, stream.player)] == 1:
+                self.changed(stream.game, "following")
+
+    def _closed(self, stream: _Stream, client: str) -> None:
+        streams = self.games.get(stream.game)
+        if streams is not None:
+            streams.discard(stream)
+            if not streams:
+                del self.games[stream.game]
+        self.clients[client] -= 1
+        if self.clients[client] <= 0:
+            del self.clients[client]
+        if stream.player is not None:
+            key = (stream.game, stream.player)
+            self.players[key] -= 1
+            if self.players[key] <= 0:
+                del self.players[key]
+                # Still following for a few seconds (a page reconnecting); then the Banker's
+                # table is told.
+                self.store.saw(stream.game, stream.player)
+                if not self.closing and self.loop is not None:
+                    self.loop.call_later(FOLLOWING_SECONDS + 0.5, self.changed, stream.game,
+                                         "following")  # fmt: skip
+
+    def _who(self, kind: str, key: str, cookie: bytes | None) -> tuple | None:
+        """(game, player or None, token) of a stream's link (in a worker thread: an unknown
+        token reads SQLite), else None."""
+        store = self.store
+        try:
+            if kind == "join":
+                found = store.player_by_token(key)
+                return None if found is None else (found[0], found[1], key)
+            if kind == "display":
+                game = store.game_for_display_token(key)
+                return None if game is None else (game, None, key)
+            cookies = parse_cookie((cookie or b"").decode("latin-1"))
+            token = cookies.get(f"banker_{key}")
+            if token and same_token(token, store.banker_token(key)):
+                return key, None, token
+        except GameNotFound:
+            pass
+        return None
+
+
+def _known_version(headers: dict, query: bytes) -> int | None:
+    """The version the page has: Last-Event-ID (the browser's reconnect), else ?v=."""
+    text = (headers.get(b"last-event-id") or b"").decode("latin-1").strip()
+    if not text:
+        for part in query.decode("latin-1").split("&"):
+            name, _, value = part.partition("=")
+            if name == "v":
+                text = value
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 12 else None
+
+
+async def _until_disconnect(receive, stream: _Stream) -> None:
+    while (await receive())["type"] != "http.disconnect":
+        pass
+    stream.close()
+
+
+async def _refuse(send, status: int, code: str, message: str, retry: int | None = None) -> None:
+    headers, data = refusals.parts(status, True, retry, code=code, message=message)
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": data})

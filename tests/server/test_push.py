@@ -1,0 +1,165 @@
+"""Push through a real `banker serve` (issue 25): every live page's Server-Sent Events stream
+says the moment its game changes, resumes from the version the page has, and tells the
+Banker's table when a phone starts following. Read here as raw HTTP, as a browser receives it."""
+
+from __future__ import annotations
+
+import json
+import socket
+import time
+
+import pytest
+
+from tests.serving import call, serving
+
+pytestmark = pytest.mark.slow
+
+
+class Stream:
+    """One push stream read off a socket: its status line and headers, then its events."""
+
+    def __init__(self, url: str, path: str, headers: dict | None = None):
+        port = int(url.rsplit(":", 1)[1])
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+        lines = "".join(f"{k}: {v}\r\n" for k, v in (headers or {}).items())
+        self.sock.sendall(f"GET {path} HTTP/1.1\r\nHost: t\r\n{lines}\r\n".encode())
+        self.buffer = b""
+        while b"\r\n\r\n" not in self.buffer:
+            self.buffer += self.sock.recv(4096)
+        head, self.buffer = self.buffer.split(b"\r\n\r\n", 1)
+        self.status = int(head.split()[1])
+        self.headers = {
+            k.strip().lower(): v.strip()
+            for k, _, v in (line.partition(":") for line in head.decode().split("\r\n")[1:])
+        }
+        length = int(self.headers.get("content-length", "0"))
+        while len(self.buffer) < length:  # a refusal's whole body
+            self.buffer += self.sock.recv(4096)
+
+    def events(self, wait: float = 2.0) -> list[dict]:
+        """The events that arrive within `wait` seconds (fields as a dict; comments as ":")."""
+        deadline = time.monotonic() + wait
+        self.sock.settimeout(0.05)
+        while time.monotonic() < deadline:
+            try:
+                chunk = self.sock.recv(4096)
+            except TimeoutError:
+                continue
+            if not chunk:
+                break
+            self.buffer += chunk
+        text = self.buffer.decode()
+        self.buffer = b""
+        out = []
+        for block in text.replace("\r\n", "\n").split("\n\n"):
+            fields = {}
+            for line in block.split("\n"):
+                # chunked encoding's size lines are hex only: skip them
+                if not line or all(c in "0123456789abcdef" for c in line):
+                    continue
+                name, _, value = line.partition(":")
+                fields[name or ":"] = value.strip()
+            if fields:
+                out.append(fields)
+        return out
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+@pytest.fixture
+def server(tmp_path):
+    with serving(tmp_path / "banker.db", env={"BANKER_HEARTBEAT_SECONDS": "1"}) as running:
+        yield running
+
+
+@pytest.fixture
+def stream(server):
+    """stream(path, headers) -> a Stream on the server, closed after the test."""
+    opened = []
+
+    def open_(path: str, headers: dict | None = None) -> Stream:
+        opened.append(Stream(server.url, path, headers))
+        return opened[-1]
+
+    yield open_
+    for s in opened:
+        s.close()
+
+
+def new_game(url: str) -> dict:
+    status, _, created = call(f"{url}/api/v1/games", "POST", {"players": ["Ann", "Bob"]})
+    assert status == 201
+    return created
+
+
+def command(url: str, created: dict, body: dict) -> int:
+    status, _, answer = call(
+        f"{url}/api/v1/games/{created['game_id']}/commands", "POST", body, created["banker_token"]
+    )
+    assert status == 200, answer
+    return answer["version"]
+
+
+def test_a_players_stream_says_each_new_version_the_moment_it_is_committed(server, stream):
+    g = new_game(server.url)
+    stream = stream(f"/join/{g['players'][0]['token']}/events?v=0")
+    assert stream.status == 200
+    assert stream.headers["content-type"].startswith("text/event-stream")
+    assert stream.headers["x-accel-buffering"] == "no"
+    assert stream.headers["cache-control"] == "no-store"
+    assert "default-src 'self'" in stream.headers["content-security-policy"]
+    first = stream.events(0.5)
+    assert first == [{"retry": "1000", "event": "ready", "data": "0"}]
+    t0 = time.monotonic()
+    v = command(server.url, g, {"type": "start", "first": "p1"})
+    got = stream.events(0.5)
+    assert {"id": str(v), "data": str(v)} in got
+    assert time.monotonic() - t0 < 1.5
+
+
+def test_a_stream_opened_behind_the_game_catches_up_at_once(server, stream):
+    """Last-Event-ID (the browser's reconnect) or ?v= (a page's new stream): the page's
+    version; a newer game version is said at once, with the ready event."""
+    g = new_game(server.url)
+    for body in ({"type": "start", "first": "p1"},
+                 {"type": "adjust", "player": "p1", "amount": 5, "reason": "x"}):  # fmt: skip
+        v = command(server.url, g, body)
+    token = g["players"][1]["token"]
+    behind = stream(f"/join/{token}/events?v=0", {"Last-Event-ID": "1"})
+    assert behind.events(0.5) == [
+        {"retry": "1000", "event": "ready", "data": str(v)},
+        {"id": str(v), "data": str(v)},
+    ]
+    current = stream(f"/join/{token}/events?v={v}")
+    assert current.events(0.5) == [{"retry": "1000", "event": "ready", "data": str(v)}]
+    # Nothing happens: a comment now and then keeps proxies from closing the stream.
+    assert {":": ""} in current.events(1.5)
+
+
+def test_the_bankers_stream_needs_the_games_cookie_and_hears_phones_follow(server, stream):
+    g = new_game(server.url)
+    gid = g["game_id"]
+    assert stream(f"/games/{gid}/events").status == 403
+    refused = stream(f"/games/{gid}/events", {"Cookie": f"banker_{gid}=nope"})
+    assert refused.status == 403
+    assert json.loads(refused.buffer)["error"]["code"] == "link_not_allowed"
+    assert stream("/join/not-a-token/events").status == 403
+    cookie = {"Cookie": f"banker_{gid}={g['banker_token']}"}
+    banker = stream(f"/games/{gid}/events", cookie)
+    assert banker.status == 200
+    banker.events(0.3)
+    stream(f"/join/{g['players'][0]['token']}/events")  # a phone starts following
+    assert {"event": "following", "data": ""} in banker.events(0.5)
+
+
+def test_a_replaced_link_is_told_gone_and_refused_after(server, stream):
+    g = new_game(server.url)
+    old = g["players"][0]["token"]
+    page = stream(f"/join/{old}/events")
+    page.events(0.3)
+    status, _, _ = call(f"{server.url}/api/v1/games/{g['game_id']}/tokens", "POST",
+                        {"for": "p1"}, g["banker_token"])  # fmt: skip
+    assert status == 201
+    assert {"event": "gone", "data": ""} in page.events(0.5)
+    assert stream(f"/join/{old}/events").status == 403
