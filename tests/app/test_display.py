@@ -10,8 +10,9 @@ import pytest
 from flask import render_template
 
 from banker import story as stories
-from banker.rules import public_state
+from banker.rules import OPTIONS, public_state
 from banker.rules.board import SPACES
+from banker.web.common import board_picture
 from banker.web.display import story_pages
 
 START = {"type": "start", "first": "p1"}
@@ -43,27 +44,47 @@ def shown(new_game, client):
     return g
 
 
-def test_the_display_names_every_space_as_printed(shown):
+def tile(page: str, index: int) -> str:
+    """The markup of one tile of the big screen's board."""
+    return page.split(f'id="space-{index}"')[1].split('<div class="sp ')[0]
+
+
+def test_the_display_names_every_space_shortened_as_printed_and_reads_out_its_full_name(shown):
     status, text = shown.page(shown.display)
     assert status == 200
+    page = shown.table.client.get(shown.display).get_data(as_text=True)
     for space in SPACES:
-        name = "In Jail / Just Visiting" if space.index == 10 else space.name
-        assert name in text, name
-    assert "In Jail" in text and "Just Visiting" in text
+        if space.index == 10:
+            assert "In Jail" in text and "Just Visiting" in text
+            continue
+        shown_name = re.search(
+            r'<div class="name" aria-hidden="true">([^<]*)</div>', tile(page, space.index)
+        )
+        assert (
+            shown_name
+            and html.unescape(shown_name.group(1)) == board_picture.SHORT_NAMES[space.index]
+        )
+        assert f'<span class="sr-only">{html.escape(space.name, quote=False)}' in tile(
+            page, space.index
+        )
+    assert "Medit. Ave." in text and "Penn. R.R." in text
 
 
-def test_the_display_shows_owners_buildings_mortgages_tokens_and_whose_turn(shown, client):
+def test_the_display_shows_owners_buildings_mortgages_tokens_and_who_must_act(shown, client):
     shown.do({"type": "roll", "player": "p1", "dice": [1, 2]})  # Baltic Avenue
     shown.do({"type": "buy"})
     page = client.get(shown.display).get_data(as_text=True)
-    baltic = page.split('id="space-3"')[1].split('id="space-4"')[0]
-    assert "Ann" in baltic and "owned seat-0" in page
+    assert 'class="sp sp-3 side-bottom kind-street owned" id="space-3"' in page
+    baltic = tile(page, 3)
+    owner = re.search(r'<span class="owner seat-0"><span aria-hidden="true">(\w+)</span>'
+                      r'<span class="sr-only">Owner: (\w+)</span>', baltic)  # fmt: skip
+    assert owner and owner.groups() == ("A", "Ann")
     shown.do({"type": "mortgage", "property": "baltic-avenue"})
     page = client.get(shown.display).get_data(as_text=True)
-    baltic = page.split('id="space-3"')[1].split('id="space-4"')[0]
-    assert "Mortgaged" in baltic
+    assert 'class="sp sp-3 side-bottom kind-street owned mortgaged" id="space-3"' in page
+    assert "Baltic Avenue, mortgaged" in text_of(tile(page, 3))
     status, text = shown.page(shown.display)
-    assert "Turn: Bob" in text and "Bob rolls the dice." in text
+    assert "Bob rolls next." in text and "Turn:" not in text
     assert "Ann mortgaged Baltic Avenue" in text
 
 
@@ -83,7 +104,7 @@ def test_an_open_auction_and_a_rent_claim_show_in_the_centre(shown, client):
     shown.do({"type": "auction"})
     shown.do({"type": "bid", "player": "p2", "amount": 40})
     status, text = shown.page(shown.display)
-    assert "Auction: Baltic Avenue" in text and "High bid 40 by Bob" in text
+    assert "The Banker is auctioning Baltic Avenue: high bid 40 by Bob." in text
     shown.do({"type": "close_auction"})
     shown.do({"type": "roll", "player": "p2", "dice": [1, 2]})  # Bob on his own Baltic
     shown.do({"type": "move", "player": "p1", "position": 1})
@@ -250,7 +271,7 @@ def test_the_story_of_a_stopped_game_says_it_is_unfinished(new_game, client):
     assert "Everyone agreed to stop: no winner." in text
     standings = text.split("Standings")[1].split("Net worth over the game")[0]
     assert standings.index("Bob") < standings.index("Ann")  # 1,600 against 1,440 + 60
-    assert "The game was stopped before the end: no winner." in text_of(
+    assert "The game was stopped early: unfinished, no winner." in text_of(
         client.get(display).get_data(as_text=True)
     )
 
@@ -292,3 +313,132 @@ def test_with_private_cash_the_displays_events_do_not_tell_a_debtors_cash(new_ga
     assert any("with 123 in cash" in e["text"] for e in answer["events"])
     text = text_of(client.get(path_of(g.created["display_url"])).get_data(as_text=True))
     assert "Ann cannot pay 200 to the Bank" in text and "123" not in text
+
+
+def centre(client, display: str) -> str:
+    """The centre of the big screen's board, as markup."""
+    return client.get(display).get_data(as_text=True).split('id="now"')[1]
+
+
+def said(markup: str, element_id: str) -> str:
+    """The visible text of the element with that id (a paragraph or a heading)."""
+    found = re.search(rf'id="{element_id}"[^>]*>(.*?)</(p|h2)>', markup, re.S)
+    assert found, element_id
+    return text_of(found.group(1))
+
+
+def test_during_an_auction_of_a_declined_deed_everyone_may_bid_and_whose_roll_comes_next(
+    shown, client
+):
+    shown.do({"type": "roll", "player": "p1", "dice": [1, 2]})  # Ann on Baltic Avenue
+    shown.do({"type": "auction"})  # Ann declines: the turn is already Bob's
+    assert shown.state["turn"]["player"] == "p2"
+    now = centre(client, shown.display)
+    assert (
+        said(now, "act") == "The Banker is auctioning Baltic Avenue: no bid yet (bids open at 10)."
+    )
+    assert said(now, "bidders") == "Everyone may bid."
+    assert said(now, "then") == "Bob rolls next." and "Turn:" not in text_of(now)
+    tokens = now.split('class="acting-tokens"')[1].split("</p>")[0]
+    assert re.findall(r"seat-(\d)\">(\w+)<", tokens) == [("0", "A"), ("1", "B")]
+    assert "person acting" not in now  # everyone bids: no one singled out
+
+
+def test_the_one_offered_a_deed_then_a_debtor_are_the_ones_who_must_act(shown, client):
+    shown.do({"type": "roll", "player": "p1", "dice": [1, 2]})
+    now = centre(client, shown.display)
+    assert said(now, "act") == "Ann may buy Baltic Avenue for 60 or put it up for auction."
+    assert re.findall(r'class="person( acting)?" id="person-(p\d)"', now) == [
+        (" acting", "p1"),
+        ("", "p2"),
+    ]
+    shown.do({"type": "buy"})
+    shown.do({"type": "adjust", "player": "p2", "amount": -1450, "reason": "test"})
+    shown.do({"type": "roll", "player": "p2", "dice": [1, 3]})  # Income Tax: 200, Bob has 50
+    now = centre(client, shown.display)
+    assert said(now, "act") == "Bob owes the Bank 200: raise the cash and pay it, or go bankrupt."
+    assert said(now, "then") == "Ann rolls next."
+    assert 'class="person acting" id="person-p2"' in now
+
+
+def test_the_banks_houses_and_hotels_show_and_grow_large_during_a_building_auction(shown, client):
+    now = centre(client, shown.display)
+    assert said(now, "bank") == "The Bank has 32 houses 12 hotels"
+    assert 'class="bank" id="bank"' in now
+    shown.do({"type": "roll", "player": "p1", "dice": [1, 2]})
+    shown.do({"type": "buy"})  # Ann: Baltic
+    shown.do({"type": "roll", "player": "p2", "dice": [2, 3]})
+    shown.do({"type": "buy"})
+    shown.do({"type": "move", "player": "p1", "position": 39, "reason": "test"})
+    shown.do({"type": "roll", "player": "p1", "dice": [1, 1]})  # 39 -> 1 Mediterranean
+    shown.do({"type": "buy"})
+    shown.do({"type": "build", "property": "baltic-avenue"})
+    shown.do({"type": "building_auction", "kind": "house"})
+    now = centre(client, shown.display)
+    assert 'class="bank auctioned" id="bank"' in now
+    assert "The Bank has 31 houses 12 hotels" in text_of(now)
+    assert said(now, "act") == "The Banker is auctioning one house: no bid yet (bids open at 10)."
+    assert said(now, "bidders") == "Ann may bid."  # Bob has no street a house could go on
+
+
+def test_the_final_round_shows_once_time_is_called(new_game, client):
+    g = new_game(["Ann", "Bob"], options={"deadline": True})
+    g.do(START)
+    display = path_of(g.created["display_url"])
+    g.do({"type": "roll", "player": "p1", "dice": [2, 4]})  # Ann has had her turn
+    assert 'id="final-round"' not in centre(client, display)
+    g.do({"type": "call_time"})  # Bob's turn ends the round
+    now = centre(client, display)
+    assert said(now, "final-round") == (
+        "Final round. Time is called: the round is being finished, then the game is scored."
+    )
+
+
+def test_a_deadline_games_end_shows_the_scores_with_thousands_separators_and_the_chart(
+    new_game, client
+):
+    g = new_game(["Ann", "Bob", "Cleo"], options={"deadline": True})
+    g.do(START)
+    g.do({"type": "roll", "player": "p1", "dice": [1, 2]})  # Baltic Avenue
+    g.do({"type": "buy"})
+    g.do({"type": "roll", "player": "p2", "dice": [1, 2]})  # Baltic: 4 rent to Ann
+    for claim in g.pending["rent_claims"]:
+        g.do({"type": "claim_rent", "claim": claim["id"]})
+    g.do({"type": "roll", "player": "p3", "dice": [2, 3]})  # Reading Railroad
+    g.do({"type": "buy"})
+    g.do({"type": "call_time"})  # the round is over as time is called: scored at once
+    assert g.state["status"] == "finished"
+    assert g.state["scores"] == {"p1": 1504, "p2": 1496, "p3": 1500}
+    now = centre(client, path_of(g.created["display_url"]))
+    assert "The game is over: Ann wins." in text_of(now)
+    rows = re.findall(r'<tr class="[^"]*" id="standing-(p\d)">(.*?)</tr>', now, re.S)
+    assert [(pid, text_of(row)) for pid, row in rows] == [
+        ("p1", "A Ann (winner) 1,444 60 0 1,504"),
+        ("p3", "C Cleo 1,300 200 0 1,500"),
+        ("p2", "B Bob 1,496 0 0 1,496"),
+    ]
+    assert '<th scope="col">Score</th>' in now
+    assert '<svg class="chart lines"' in now.split('class="end-chart"')[1]
+    facts = text_of(now.split('class="end-facts"')[1].split("</ul>")[0])
+    assert "Best earning deed Baltic Avenue: 4" in facts
+    assert "Biggest rent 4: Bob to Ann on Baltic Avenue" in facts
+    assert "Turns 3" in facts and "Time played" in facts
+    story = re.search(r'<a class="story-link" href="([^"]+)">The whole story in charts</a>', now)
+    assert story and client.get(story.group(1)).status_code == 200
+
+
+@pytest.mark.skipif(
+    "free_parking_jackpot" not in OPTIONS, reason="the Free Parking jackpot is not declared yet"
+)
+def test_with_the_free_parking_jackpot_the_pot_shows_in_the_centre(new_game, client):
+    plain = new_game(["Ann", "Bob"])
+    plain.do(START)
+    assert 'id="pot"' not in centre(client, path_of(plain.created["display_url"]))
+    g = new_game(["Ann", "Bob"], options={"free_parking_jackpot": True})
+    g.do(START)
+    display = path_of(g.created["display_url"])
+    assert said(centre(client, display), "pot") == "Free Parking 0"
+    g.do({"type": "roll", "player": "p1", "dice": [1, 3]})  # Income Tax
+    pot = g.state["bank"]["free_parking"]
+    assert pot > 0
+    assert said(centre(client, display), "pot") == f"Free Parking {pot:,}"

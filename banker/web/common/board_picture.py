@@ -8,8 +8,8 @@ Banker's screens.
 
 from __future__ import annotations
 
-from banker.rules import building_value
-from banker.rules.board import DECK_NAMES, DEEDS, GROUP_NAMES, GROUPS, JAIL, SPACES
+from banker.rules import building_value, to_act
+from banker.rules.board import DEEDS, GROUP_NAMES, GROUPS, JAIL, SPACES
 from banker.web.common.present import deed_facts, money, rent_text, seat_color
 from banker.web.common.present import where as present_where
 
@@ -36,6 +36,19 @@ _BREAKS = {
 }
 # Spaces whose printed name is two things at once, or too long for a corner.
 _PRINTED = {JAIL: "In Jail / Just Visiting"}
+# The big screen's tiles: each name shortened as a printed board shortens it ("Medit. Ave."),
+# so that it stands on one line of a side tile, or two of a top or bottom tile, at the
+# screen's smallest type (20 CSS px at 1366x768). The full name is read out beside it.
+SHORT_NAMES = (
+    "GO", "Medit. Ave.", "Comm. Chest", "Baltic Ave.", "Income Tax", "Reading R.R.",
+    "Oriental Ave.", "Chance", "Vermont Ave.", "Conn. Ave.",
+    "Jail", "St. Charles Pl.", "Electric Co.", "States Ave.", "Virginia Ave.", "Penn. R.R.",
+    "St. James Pl.", "Comm. Chest", "Tenn. Ave.", "New York Ave.",
+    "Free Parking", "Kentucky Ave.", "Chance", "Indiana Ave.", "Illinois Ave.", "B.&O. R.R.",
+    "Atlantic Ave.", "Ventnor Ave.", "Water Works", "Marvin Gdns.",
+    "Go to Jail", "Pacific Ave.", "N. Car. Ave.", "Comm. Chest", "Penn. Ave.", "Short Line",
+    "Chance", "Park Place", "Luxury Tax", "Boardwalk",
+)  # fmt: skip
 
 
 def breakable(name: str) -> str:
@@ -136,6 +149,7 @@ def spaces(state: dict) -> list[dict]:
             "index": sp.index,
             "name": name,
             "label": breakable(name),
+            "short": SHORT_NAMES[sp.index],
             "kind": sp.kind,
             "side": _side(sp.index),
             "tokens": [t for t in tokens if not t["in_jail"]],
@@ -188,88 +202,97 @@ def players(state: dict, viewer: str = "banker") -> list[dict]:
     return out
 
 
-def _item_name(item: str) -> str:
-    return DEEDS[item].name if item in DEEDS else f"a {item}"
+def _and(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
-def now(state: dict) -> dict:
-    """Whose turn it is and who must act now, in sentences: {"turn", "act", "auction", "claims"}."""
-    names = {p["id"]: p["name"] for p in state["players"]}
-    t, pending = state["turn"], state["pending"]
-    turn = None
-    if state["status"] == "playing" and t["player"]:
-        turn = {"name": t.get("roller") or names[t["player"]], "player": t["player"]}
-    auction = None
-    if pending["auction"]:
-        a = pending["auction"]
-        auction = {
-            "item": _item_name(a["item"]),
-            "high_bid": money(a["high_bid"]),
-            "high_bidder": names.get(a["high_bidder"]),
-            "queue": [DEEDS[p].name for p in pending.get("auction_queue", []) if p in DEEDS],
-        }
-    claims = [
-        {
-            "id": c["id"],
-            "text": f"{names[c['owner']]} may ask {names[c['payer']]} for "
-            f"{money(c['amount'])} rent on {DEEDS[c['property']].name}.",
-        }
-        for c in pending["rent_claims"]
-    ]
-    trades = [
-        f"{names[o['to']]} is asked to answer {names[o['from']]}'s trade offer."
-        for o in pending.get("trade_offers") or []
-        if o.get("to") in names and o.get("from") in names
-    ]
+def acting(state: dict) -> dict:
+    """What the game waits for now, as the core says it (rules.to_act): {"who": [player ids],
+    "kind" (of what holds the game: "roll", "auction", "debt", …; None once it is over), "text"
+    (its sentence; at the end, who won), "then" (the next roll's sentence when something else
+    comes first), "pending" (every other thing still to settle: [item])}."""
+    said = to_act(state)
+    now, then = said["now"], said["then"]
+    text = said["sentence"]
+    if state["status"] == "finished" and state["winners"]:
+        names = {p["id"]: p["name"] for p in state["players"]}
+        won = "wins" if len(state["winners"]) == 1 else "share the win"
+        text = f"The game is over: {_and([names[w] for w in state['winners']])} {won}."
     return {
-        "turn": turn,
-        "act": _act(state, names),
-        "auction": auction,
-        "claims": claims,
-        "trades": trades,
+        "who": said["who"],
+        "kind": now["kind"] if now else None,
+        "text": text,
+        "then": then["sentence"] if then and then is not now else None,
+        "pending": [i for i in said["pending"] if i is not now],
+        "phase": said["phase"],
+        "phase_sentence": said["phase_sentence"],
     }
 
 
-def _act(state: dict, names: dict[str, str]) -> str:
-    """Who must act now, one sentence."""
-    pending, status = state["pending"], state["status"]
-    if status == "setup":
-        return "The Banker records who won the opening roll."
-    if status == "finished":
-        winners = " and ".join(names[w] for w in state["winners"])
-        return f"The game is over: {winners} won." if winners else "The game is over."
-    if status == "unfinished":
-        return "The game was stopped before the end: no winner."
-    if pending["debt"]:
-        d = pending["debt"]
-        creditor = names.get(d["creditor"], "the Bank")
-        return (
-            f"{names[d['debtor']]} owes {creditor} {money(d['amount'])}: "
-            "raise the cash, or go bankrupt."
-        )
-    if pending["offer"]:
-        o = pending["offer"]
-        return (
-            f"{names[o['player']]} may buy {DEEDS[o['property']].name} for "
-            f"{money(o['price'])}, or put it up for auction."
-        )
-    if pending["auction"]:
-        return f"Auction of {_item_name(pending['auction']['item'])}: everyone may bid."
-    if pending["card"]:
-        c = pending["card"]
-        return f"{names[c['player']]} draws a {DECK_NAMES[c['deck']]} card."
-    if pending["dice"]:
-        return f"{names[pending['dice']['player']]} rolls the dice for a utility's rent."
-    if pending.get("final_round") and not state["turn"]["player"]:
-        return "Time is up: the open rent claims are settled, then the game is scored."
-    pid = state["turn"]["player"]
-    if pid:
-        who = state["turn"].get("roller") or names[pid]
-        p = next(x for x in state["players"] if x["id"] == pid)
-        if p["in_jail"]:
-            return f"{who} is in Jail: pay 50, use a card, or roll for doubles."
-        return f"{who} rolls the dice."
-    return ""
+def _bidders(state: dict, act: dict, names: dict[str, str]) -> str | None:
+    """Who may bid in the open auction, in words ("Everyone may bid."), or None."""
+    if act["kind"] != "auction":
+        return None
+    who = act["who"]
+    if not who:
+        return "Nobody can bid."
+    if set(who) == {p["id"] for p in state["players"] if not p["eliminated"]} and len(who) > 1:
+        return "Everyone may bid."
+    return f"{_and([names[p] for p in who])} may bid."
+
+
+def now(state: dict) -> dict:
+    """What the table waits for, from the core's `to_act`, as the pictures show it: {"turn"
+    (whose turn it is, {"name", "player"}, when that player is the one to act), "act" (what
+    holds the game now, a sentence), "acting" (the players it waits for: seat and initial),
+    "bidders" (who may bid, in words, during an auction), "then" (whose roll comes next, when
+    something else comes first), "claims" and "others" (the rest still to settle: the rent
+    claims, the payments, trade offers and deeds still to auction, a sentence each),
+    "final_round" (a sentence while time is called), "bank" (houses and hotels left, "auction"
+    while one is auctioned), "pot" (Free Parking's, with that house rule)}."""
+    names = {p["id"]: p["name"] for p in state["players"]}
+    tags = initials(state)
+    seats = {p["id"]: seat_color(i) for i, p in enumerate(state["players"])}
+    act = acting(state)
+    t = state["turn"]
+    turn = None
+    if state["status"] == "playing" and t["player"] and act["kind"] == "roll":
+        turn = {"name": t.get("roller") or names[t["player"]], "player": t["player"]}
+    final = None
+    if act["phase"] in ("final_round", "claims_wait") and act["phase_sentence"] != act["text"]:
+        final = act["phase_sentence"]
+    return {
+        "turn": turn,
+        "act": act["text"],
+        "acting": [
+            {"id": pid, "name": names[pid], "seat": seats[pid], "initial": tags[pid]}
+            for pid in act["who"]
+            if pid in names
+        ],
+        "bidders": _bidders(state, act, names),
+        "then": act["then"],
+        "claims": [i["sentence"] for i in act["pending"] if i["kind"] == "claim"],
+        "others": [i["sentence"] for i in act["pending"] if i["kind"] != "claim"],
+        "final_round": final,
+        **_bank(state),
+    }
+
+
+def _bank(state: dict) -> dict:
+    """The Bank's houses and hotels ("auction" while one of them is auctioned) and, with the
+    Free Parking jackpot house rule, the pot: {"bank", "pot"}."""
+    bank, auction = state["bank"], state["pending"]["auction"]
+    pot = None
+    if state["options"].get("free_parking_jackpot"):
+        pot = money(bank.get("free_parking", 0))
+    return {
+        "bank": {
+            "houses": bank["houses"],
+            "hotels": bank["hotels"],
+            "auction": bool(auction and auction["item"] in ("house", "hotel")),
+        },
+        "pot": pot,
+    }
 
 
 # -- the phone's Board ---------------------------------------------------------------------------

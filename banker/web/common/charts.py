@@ -1,8 +1,10 @@
 """The story's charts as SVG drawn on the server (no chart script): plain data in, markup out;
 and the net-worth chart of a story (`worth_chart`: the story pages' and a player's page's).
 
-Coordinates are whole units of a picture 640 wide (under half a pixel off on a phone, and a
-fifth fewer bytes than tenths). Colours come from CSS classes (`seat-N` for a player's line in
+Coordinates are whole units of a picture 480 wide (under half a pixel off on a phone, and a
+fifth fewer bytes than tenths); the axes' type is 26 units (static/chart.css), so that the
+labels stay 19 px or more on a phone (the picture drawn about 360 px wide) and grow with the
+picture on a big screen. Colours come from CSS classes (`seat-N` for a player's line in
 static/chart.css, `part-*` for cash, deeds and buildings in board.css), so each colour scheme
 gets its own shade. Every chart has a title and is shown next to a table of the same figures
 (the templates in templates/story/).
@@ -14,8 +16,8 @@ from markupsafe import Markup, escape
 
 from banker.web.common.present import money, seat_color
 
-W, H = 640, 300
-LEFT, RIGHT, TOP, BOTTOM = 80, 34, 14, 44
+W, H = 480, 300
+LEFT, RIGHT, TOP, BOTTOM = 76, 30, 16, 44
 PARTS = (("cash", "Cash"), ("deeds", "Deeds"), ("buildings", "Buildings"))
 
 
@@ -50,19 +52,30 @@ def _y(v: float, top: int, height: int = H) -> float:
     return height - BOTTOM - (height - TOP - BOTTOM) * v / top
 
 
+def _round_label(label: str) -> str:
+    """A round's label under the axis: "Round 12" as "12" ("Start", "Now", "End" as they are)."""
+    return label.removeprefix("Round ")
+
+
 def _axes(
     labels: list[str], top: int, width: int = W, height: int = H, few: bool = False
 ) -> list[str]:
-    """Grid lines with their amounts, and round labels under the x axis (`few`: only the
-    first and the last round, and three amounts, for a small chart)."""
+    """Grid lines, every other one with its amount (2,500 as 2.5k), and round labels under
+    the x axis (`few`: only the first and the last round, and three lines, for a small
+    chart)."""
     out = []
-    for t in _ticks(top)[:: 2 if few else 1]:
+    for k, t in enumerate(_ticks(top)):
+        if few and k % 2:
+            continue
         y = _y(t, top, height)
-        amount = _short(t) if few else f"{t:,}"
         out.append(
             f'<line class="grid" x1="{LEFT}" x2="{width - RIGHT}" y1="{y:.0f}" y2="{y:.0f}"/>'
-            f'<text class="tick" x="{LEFT - 8}" y="{y + 6:.0f}" text-anchor="end">{amount}</text>'
         )
+        if k % 2 == 0:  # every other amount: at most four characters (2.5k), big enough
+            out.append(
+                f'<text class="tick" x="{LEFT - 8}" y="{y + 8:.0f}" '
+                f'text-anchor="end">{_short(t)}</text>'
+            )
     n = len(labels)
     every = max(1, n - 1) if few else max(1, -(-n // 5))
     for i, label in enumerate(labels):
@@ -71,9 +84,11 @@ def _axes(
         if i != n - 1 and n - 1 - i < every * 0.8:
             continue  # too close to the last label
         x = _x(i, n, width)
+        anchor = "start" if i == 0 and n > 1 else "end" if i == n - 1 and n > 1 else "middle"
+        x += RIGHT // 2 if anchor == "end" else 0
         out.append(
-            f'<text class="tick" x="{x:.0f}" y="{height - BOTTOM + 26}" '
-            f'text-anchor="middle">{escape(label)}</text>'
+            f'<text class="tick" x="{x:.0f}" y="{height - BOTTOM + 30}" '
+            f'text-anchor="{anchor}">{escape(_round_label(label))}</text>'
         )
     return out
 

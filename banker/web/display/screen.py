@@ -1,8 +1,9 @@
 """The big screen: a read-only page for a shared screen beside the board (`display_url`).
 
-The display page polls `GET /display/<token>/version?v=N` about every 400 ms: 204 while the
-game is still at version N (answered before Flask: banker.web.common.fastpoll), else the fresh
-`#display` fragment. It can do nothing; with `private_cash` it shows no one's cash.
+Told of a change by its push stream (static/refresh.js; where push is blocked, every 400 ms:
+templates/display/page.html), the display page asks `GET /display/<token>/version?v=N`: 204
+while the game is still at version N (answered before Flask: banker.web.common.fastpoll), else
+the fresh `#display` fragment. It can do nothing; with `private_cash` it shows no one's cash.
 
 Routes (the story pages are banker.web.display.story_pages):
 - /display/<token>            the big screen (display token)
@@ -17,9 +18,9 @@ from banker.rules import public_state
 from banker.web.common import board_picture
 from banker.web.common.seats import as_display
 from banker.web.common.store import get_store
+from banker.web.display import story_pages
 from banker.web.display.blueprint import bp, gone
 
-POLL_EVERY = "400ms"
 LATEST_EVENTS = 8
 
 
@@ -29,18 +30,28 @@ def display_view(token: str, game_id: str) -> dict:
     state = public_state(store.state(game_id))
     private_cash = bool(state["options"].get("private_cash"))
     events = store.recent_events(game_id, LATEST_EVENTS, "display")  # no one's cash (private)
+    now = board_picture.now(state)
+    players = board_picture.players(state, "display")
+    acting = {a["id"] for a in now["acting"]}
+    if acting >= {p["id"] for p in players if not p["eliminated"]}:
+        acting = set()  # everyone may act (an auction): no one is singled out
+    over = state["status"] in ("finished", "unfinished")
+    end = None
+    if over:
+        end = {**story_pages.ending(game_id), "initials": board_picture.initials(state)}
     return {
         "token": token,
         "game_id": game_id,
         "version": state["version"],
         "status": state["status"],
-        "poll_every": POLL_EVERY,
         "spaces": board_picture.spaces(state),
-        "players": board_picture.players(state, "display"),
-        "now": board_picture.now(state),
+        "players": [{**p, "acting": p["id"] in acting} for p in players],
+        "now": now,
         "private_cash": private_cash,
         "events": events,
         "story_url": url_for("display.story", token=token),
+        "ending": over,
+        "end": end,
     }
 
 

@@ -100,8 +100,9 @@ def rent_tables(story: dict) -> dict:
     }
 
 
-def context(story: dict) -> dict:
-    """Everything templates/story/page.html reads."""
+def summary(story: dict) -> dict:
+    """What both the story page and the big screen's end say in words: the biggest rent with
+    its players' and deed's names, the time played, the winners' names."""
     names = {p["id"]: p["name"] for p in story["players"]}
     big = story["biggest_rent"]
     biggest = None
@@ -118,16 +119,31 @@ def context(story: dict) -> dict:
     if minutes is not None:
         played = f"{minutes // 60} h {minutes % 60:02d} min" if minutes >= 60 else f"{minutes} min"
     return {
+        "biggest": biggest,
+        "played": played,
+        "names": names,
+        "winner_names": [names.get(w, w) for w in story["winners"]],
+    }
+
+
+def context(story: dict) -> dict:
+    """Everything templates/story/page.html reads."""
+    return {
         "story": story,
         "worth": charts.worth_chart(story),
         "parts": parts_charts(story),
         "rent": rent_tables(story),
-        "biggest": biggest,
-        "played": played,
         "money": money,
-        "names": names,
-        "winner_names": [names.get(w, w) for w in story["winners"]],
+        **summary(story),
     }
+
+
+def ending(game_id: str) -> dict:
+    """What the big screen shows once the game is over: the story as the display may see it
+    (`story`: standings, scores, best deed, turns), its net-worth chart (`worth`) and
+    `summary`'s words."""
+    shown = for_viewer(story_cache.load(get_store(), game_id), "display")
+    return {"story": shown, "worth": charts.worth_chart(shown), **summary(shown)}
 
 
 def _story_page(game_id: str, viewer: str, back: str | None):
