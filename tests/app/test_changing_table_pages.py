@@ -59,11 +59,14 @@ def test_a_refused_rename_says_the_cores_sentence_in_more_and_changes_nothing(th
     before = g.now()
     r = banker.press("Rename", player="p1", name="b0b")
     assert r.status_code == 303
-    html = banker.page()
+    html = banker.client.get(r.headers["Location"]).text  # the redirect, as a browser follows it
     assert re.search(r'<details class="more" id="more" open>', html)  # where it was tapped
     assert text_of(re.search(r'id="error-rename">(.*?)</p>', html).group(1)) == (
         "'b0b' looks like 'Bob', another player's name: choose a name the table can tell apart."
     )
+    # What was typed and chosen is drawn again: nothing to type twice.
+    assert re.search(r'id="rename-name"[^>]*value="b0b" data-typed', html)
+    assert re.search(r'<option value="p1" selected>Ann</option>', html)
     assert g.now() == before
 
 
@@ -74,6 +77,7 @@ def test_a_refused_rename_through_htmx_answers_the_screen_with_the_sentence(thre
     assert r.status_code == 400
     assert 'id="error-rename"' in r.text and "Choose the name first." in text_of(r.text)
     assert '<details class="more" id="more" open>' in r.text
+    assert re.search(r'<option value="p3" selected>Cat</option>', r.text)
     assert g.now() == before
 
 
@@ -122,10 +126,11 @@ def test_a_latecomer_through_htmx_gets_the_screen_with_their_code(three):
 def test_a_name_taken_is_refused_beside_the_add_form_and_nothing_changes(three):
     g, banker = three
     before = g.now()
-    banker.press("Add to the game", name="ANN")
-    html = banker.page()
+    r = banker.press("Add to the game", name="ANN")
+    html = banker.client.get(r.headers["Location"]).text
     assert re.search(r'id="error-add">Ann is already the name of a player', html)
     assert 'id="more" open' in html
+    assert re.search(r'id="add-name"[^>]*value="ANN" data-typed', html)
     assert g.now() == before
 
 

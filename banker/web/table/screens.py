@@ -147,7 +147,7 @@ def _table_context(context: dict, store, internal: dict, state: dict, args) -> N
     )
     latest = store.latest_events(context["game_id"])
     context["seating"] = seating.section(internal, latest, context["confirm"])
-    context.setdefault("kept", seating.NOTHING_KEPT)
+    context.setdefault("kept", seating.kept_from(args))
     pending = state["pending"]
     if pending["offer"]:
         context["offer_name"] = DEEDS[pending["offer"]["property"]].name
@@ -338,6 +338,8 @@ def _args_after(form, screen: str, flash: dict | None) -> MultiDict:
         args.update({"d1": form["d1"], "pad": form.get("pad", "")})
     if flash and flash["kind"] == "refused" and _confirm(form.get("confirm")):
         args["confirm"] = form["confirm"]
+    if flash and flash["kind"] == "refused":
+        args.update(seating.kept_args(form))  # a refused rename or latecomer: what was typed
     return args
 
 

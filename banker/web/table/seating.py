@@ -25,17 +25,42 @@ from banker.web.common.present import player_names
 LEAVE_STEP = re.compile(r"leave-(p[1-9][0-9]{0,5})")
 
 
-class _NothingKept:
-    """A refused form's fields drawn again: none yet (the table's forms keep none so far)."""
+# The Players section's forms (by their `at`) and what a refusal of each keeps of what was
+# typed and chosen, carried in the screen's query (kept, kept_<field>) to draw the form again.
+KEPT_FORMS = {"rename": ("player", "name"), "add": ("name",)}
+MAX_KEPT = 200
+
+
+class Kept:
+    """A refused form's fields drawn again (`typed`: a text input's value, `chose`: whether a
+    choice was the one sent); none unless `at` names the form."""
+
+    def __init__(self, at: str = "", fields: dict[str, str] | None = None):
+        self.at, self.fields = at, fields or {}
 
     def typed(self, at: str, name: str) -> Markup:
-        return Markup('value=""')
+        value = self.fields.get(name, "") if at == self.at else ""
+        return Markup('value="{}"{}').format(value, Markup(" data-typed" if value else ""))
 
     def chose(self, at: str, name: str, value: str) -> bool:
-        return False
+        return at == self.at and self.fields.get(name) == str(value)
 
 
-NOTHING_KEPT = _NothingKept()
+def kept_args(form) -> dict[str, str]:
+    """What a refused form of the Players section keeps, as the screen's query: {} for any
+    other form."""
+    at = form.get("at", "")
+    if at not in KEPT_FORMS:
+        return {}
+    return {"kept": at, **{f"kept_{k}": form.get(k, "")[:MAX_KEPT] for k in KEPT_FORMS[at]}}
+
+
+def kept_from(args) -> Kept:
+    """The refused form's fields the screen's query carries (kept_args), or none."""
+    at = args.get("kept", "")
+    if at not in KEPT_FORMS:
+        return Kept()
+    return Kept(at, {k: args.get(f"kept_{k}", "")[:MAX_KEPT] for k in KEPT_FORMS[at]})
 
 
 def leaving(confirm: str | None) -> str | None:
