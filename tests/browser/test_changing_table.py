@@ -125,6 +125,11 @@ def test_a_jackpot_game_where_a_latecomer_joins_one_is_renamed_and_one_leaves(
         # Cat is renamed: everyone sees the new name.
         banker.more()
         page.locator("#rename-player").select_option("p3")
+        page.get_by_label("New name").fill("B0b")
+        page.get_by_role("button", name="Rename", exact=True).tap()  # refused: a look-alike
+        expect(page.locator("#error-rename")).to_contain_text("'B0b' looks like 'Bob'")
+        expect(page.get_by_label("New name")).to_have_value("B0b")  # kept, as typed
+        expect(page.locator("#rename-player")).to_have_value("p3")
         page.get_by_label("New name").fill("Catherine")
         banker.tap("Rename")
         expect(bob.locator("#other-p3")).to_contain_text("Catherine", timeout=WITHIN)
