@@ -40,12 +40,14 @@ from .holdings import deed_command_refusal, level
 from .permissions import DISPLAY_READ_ONLY, seat_refusal, text_for
 from .schema import COMMANDS as SCHEMA
 from .schema import read as read_command
+from .seating import name_refusal
 from .state import survivors
 from .trades import trade_refusal
 
 DEED_COMMANDS = ("build", "sell_building", "mortgage", "unmortgage")
 
 DICE = {"dice": {"min": 1, "max": 6}}
+NAME = {"name": {"max": 30}}  # a player's name, typed (a partnership's: each partner's)
 
 
 def _target(command: dict, free: dict | None = None) -> dict:
@@ -184,6 +186,23 @@ def _moves(s: dict, seat: str) -> list[dict]:
     ]
 
 
+def _new_name(s: dict, pid: str | None = None) -> str:
+    """A name unlike every other player's ("Player 4"; with partnerships "Player 4 & Player
+    5"): what a rename's or a latecomer's target carries; the page's field types the real one."""
+    n = len(s["players"]) + 1
+    while True:
+        name = f"Player {n} & Player {n + 1}" if s["options"]["teams"] else f"Player {n}"
+        if name_refusal(s, name, pid) is None:
+            return name
+        n += 1
+
+
+def _renames(s: dict, seat: str) -> list[dict]:
+    """Any player, those out of the game included (for a player's seat: themselves)."""
+    pids = [seat] if seat in _ids(s) else [p["id"] for p in s["players"]]
+    return [_target({"player": pid, "name": _new_name(s, pid)}, NAME) for pid in pids]
+
+
 def _each(field: str, values):
     def targets(s: dict, seat: str) -> list[dict]:
         return [_target({field: v}) for v in values(s, seat)]
@@ -215,6 +234,9 @@ _TARGETS = {
     "bankrupt": _each("player", _seated),
     "adjust": _adjusts,
     "move": _moves,
+    "rename_player": _renames,
+    "add_player": lambda s, seat: [_target({"name": _new_name(s)}, NAME)],
+    "leave": _each("player", _seated),
 }
 
 

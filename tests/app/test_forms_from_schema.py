@@ -109,7 +109,7 @@ def test_a_correction_taken_to_the_bank_is_negative():
 
 
 def test_the_banker_forms_send_every_command_but_a_players_trade_offer():
-    assert forms.TYPES == set(COMMAND_SCHEMA) - {"propose_trade"} - forms.NOT_ON_THE_PAGES_YET
+    assert forms.TYPES == set(COMMAND_SCHEMA) - {"propose_trade"}
     with pytest.raises(forms.FormError):
         forms.command_from(MultiDict({"type": "propose_trade"}))
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from banker.rules import BadCommand, DomainError, player_refusal
+from banker.rules import BadCommand, DomainError, actions, apply, player_refusal
 from banker.rules.permissions import BANKER_ONLY
 from tests.table_core import CoreGame
 
@@ -433,3 +433,36 @@ def test_the_three_commands_are_the_bankers_only():
         {"type": "leave", "player": "p1"},
     ):
         assert player_refusal(g.state, "p1", command) == BANKER_ONLY[command["type"]]
+
+
+# --- what the Banker may do now (rules.actions): the pages' Players section ----------------
+
+
+def test_actions_offers_a_rename_of_anyone_a_latecomer_and_each_leave_the_rules_accept():
+    g = table(names=("Ann", "Bob", "Cat", "Dan", "Eve", "Fay"))
+    g.set_cash(p1=100)
+    g.roll("p1", 1, 3)  # Income Tax: Ann owes the Bank 200
+    said = actions(g.state, "banker", ["rename_player", "add_player", "leave"])
+    renames = said["rename_player"]["targets"]
+    assert [t["command"]["player"] for t in renames] == ["p1", "p2", "p3", "p4", "p5", "p6"]
+    assert all(t["allowed"] for t in renames)  # a name no one has: the page types the real one
+    assert said["add_player"]["allowed"] is False
+    assert said["add_player"]["why"] == "The game already has 6 players, the most it can seat."
+    leaves = {t["command"]["player"]: t["why"] for t in said["leave"]["targets"]}
+    assert leaves["p1"] == (
+        "Ann owes the Bank 200: a player in debt pays it or goes bankrupt, rather than leaving."
+    )
+    assert leaves["p2"] is None
+    for t in renames + said["leave"]["targets"]:  # what it allows, apply accepts
+        if t["allowed"]:
+            apply(g.state, t["command"])
+
+
+def test_actions_with_partnerships_offers_a_rename_but_no_latecomer_and_no_leave():
+    g = table(names=("Ann", "Bob", "Cat", "Dan"), options={"teams": True})
+    said = actions(g.state, "banker", ["rename_player", "add_player", "leave"])
+    assert said["rename_player"]["allowed"] is True
+    assert said["rename_player"]["targets"][0]["command"]["name"].count(" & ") == 1
+    assert said["add_player"]["why"].startswith("No one can join the partnerships variation")
+    assert said["leave"]["why"].startswith("In the partnerships variation no one leaves")
+    assert actions(g.state, "p1", ["leave"])["leave"]["why"] == BANKER_ONLY["leave"]

@@ -1,15 +1,16 @@
 """The board as the display and the phone's Board draw it: 40 spaces with owners, buildings,
 mortgages and tokens, plus who must act now. Read from a public state only.
 
-Seat colours are CSS classes (`seat-0` … `seat-5`, static/chart.css) so that each scheme,
-light or dark, gets a shade with enough contrast; the hues are those of the Banker's screens.
+Seat colours are CSS classes (`seat-0` … `seat-11`: present.seat_color, static/chart.css) so
+that each scheme, light or dark, gets a shade with enough contrast; the hues are those of the
+Banker's screens.
 """
 
 from __future__ import annotations
 
 from banker.rules import building_value, to_act
 from banker.rules.board import DEEDS, GROUP_NAMES, GROUPS, JAIL, SPACES
-from banker.web.common.present import deed_facts, money, rent_text
+from banker.web.common.present import deed_facts, money, rent_text, seat_color
 from banker.web.common.present import where as present_where
 
 # One deed's group, as its card names it.
@@ -133,13 +134,13 @@ def deed_card(
 
 def spaces(state: dict) -> list[dict]:
     """The 40 spaces in board order with their deed, tokens and place round the board."""
-    seats = {p["id"]: i for i, p in enumerate(state["players"])}
+    seats = {p["id"]: seat_color(i) for i, p in enumerate(state["players"])}
     names = {p["id"]: p["name"] for p in state["players"]}
     here: dict[int, list[dict]] = {}
     tags = initials(state)
     for i, p in enumerate(state["players"]):
         if not p["eliminated"]:
-            here.setdefault(p["position"], []).append(_token(p, i, tags[p["id"]]))
+            here.setdefault(p["position"], []).append(_token(p, seat_color(i), tags[p["id"]]))
     out = []
     for sp in SPACES:
         name = _PRINTED.get(sp.index, sp.name)
@@ -189,7 +190,7 @@ def players(state: dict, viewer: str = "banker") -> list[dict]:
             {
                 "id": p["id"],
                 "name": p["name"],
-                "seat": i,
+                "seat": seat_color(i),
                 "initial": tags[p["id"]],
                 "cash": money(cash) if cash is not None else None,
                 "where": where,
@@ -253,7 +254,7 @@ def now(state: dict) -> dict:
     while one is auctioned), "pot" (Free Parking's, with that house rule)}."""
     names = {p["id"]: p["name"] for p in state["players"]}
     tags = initials(state)
-    seats = {p["id"]: i for i, p in enumerate(state["players"])}
+    seats = {p["id"]: seat_color(i) for i, p in enumerate(state["players"])}
     act = acting(state)
     t = state["turn"]
     turn = None

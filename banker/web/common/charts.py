@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from markupsafe import Markup, escape
 
-from banker.web.common.present import money
+from banker.web.common.present import money, seat_color
 
 W, H = 480, 300
 LEFT, RIGHT, TOP, BOTTOM = 76, 30, 16, 44
@@ -176,7 +176,7 @@ def worth_chart(story: dict, highlight: str | None = None, table_rows: int | Non
     series = [
         {
             "id": p["id"],
-            "seat": p["seat"],
+            "seat": seat_color(p["seat"]),
             "name": p["name"],
             "values": [value(r["worth"][p["id"]]) for r in story["rounds"]],
         }

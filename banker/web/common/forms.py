@@ -23,10 +23,8 @@ from werkzeug.datastructures import MultiDict
 
 from banker.rules import COMMAND_SCHEMA, Refusal
 
-# The command types the Banker's forms may send (the players' pages add propose_trade). The
-# changing table's commands have no page yet: the API sends them.
-NOT_ON_THE_PAGES_YET = frozenset({"rename_player", "add_player", "leave"})
-TYPES = frozenset(COMMAND_SCHEMA) - {"propose_trade"} - NOT_ON_THE_PAGES_YET
+# The command types the Banker's forms may send (the players' pages add propose_trade).
+TYPES = frozenset(COMMAND_SCHEMA) - {"propose_trade"}
 MAX_KEY = 200
 
 

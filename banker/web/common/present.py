@@ -12,8 +12,13 @@ from __future__ import annotations
 from banker.rules import deed_rent, phase, phase_sentence, utility_multiplier
 from banker.rules.board import COLOR_GROUPS, DEEDS, GROUP_COLORS, space_name
 
-# One distinct color per seat (readable on light and dark).
-SEAT_COLORS = ("#c62828", "#1565c0", "#2e7d32", "#ef6c00", "#6a1b9a", "#00838f")
+# A distinct color per seat, twelve of them (readable on light and dark): the six of a full
+# table, then six more for latecomers seated after someone left (static/banker.css: c-seat1…
+# c-seat12; static/chart.css: seat-0… seat-11, a shade per scheme).
+SEAT_COLORS = (
+    *("#c62828", "#1565c0", "#2e7d32", "#ef6c00", "#6a1b9a", "#00838f"),
+    *("#ad1457", "#6d4c41", "#546e7a", "#5d6b00", "#212121", "#806500"),
+)
 GROUP_ORDER = (*COLOR_GROUPS, "railroad", "utility")
 
 
@@ -104,6 +109,14 @@ def rent_text(state: dict, prop: str) -> str:
     return money(deed_rent(state, prop))
 
 
+def seat_color(seat: int) -> int:
+    """The color of the `seat`-th entry of the players list (from 0), as an index of
+    SEAT_COLORS: the CSS classes seat-<it> and c-seat<it + 1>. Every entry keeps its color for
+    the whole game; at most six players are in at once, so two of them share a color only if
+    twelve others joined between them while the first stayed in."""
+    return seat % len(SEAT_COLORS)
+
+
 def players(state: dict) -> list[dict]:
     """Every player with what the strip shows: cash, space, jail, seat color, turn marker."""
     t = state["turn"]
@@ -116,7 +129,7 @@ def players(state: dict) -> list[dict]:
             {
                 **p,
                 "where": at,
-                "color": SEAT_COLORS[seat % len(SEAT_COLORS)],
+                "color": SEAT_COLORS[seat_color(seat)],
                 "initial": p["name"][:1].upper(),
                 "is_turn": p["id"] == t["player"],
             }

@@ -15,7 +15,7 @@ from flask import render_template, url_for
 from banker.rules.board import DEEDS, GROUP_COLORS
 from banker.story import for_viewer
 from banker.web.common import charts, story_cache
-from banker.web.common.present import money
+from banker.web.common.present import money, seat_color
 from banker.web.common.seats import as_banker, as_display, as_player
 from banker.web.common.store import get_store
 from banker.web.display.blueprint import bp, gone, message
@@ -85,11 +85,13 @@ def rent_tables(story: dict) -> dict:
                 "player": names[pid],
                 "paid": money(paid[pid]),
                 "received": money(story["rent_received"].get(pid, 0)),
-                "bar": charts.bar(paid[pid], top_paid, f"seat seat-{names[pid]['seat']}"),
+                "bar": charts.bar(
+                    paid[pid], top_paid, f"seat seat-{seat_color(names[pid]['seat'])}"
+                ),
                 "bar_received": charts.bar(
                     story["rent_received"].get(pid, 0),
                     top_paid,
-                    f"seat seat-{names[pid]['seat']}",
+                    f"seat seat-{seat_color(names[pid]['seat'])}",
                 ),
             }
             for pid in paid

@@ -263,6 +263,13 @@ def news(game_id: str, player_id: str, token: str, since: int | None) -> list[st
 # -- the whole page ---------------------------------------------------------------------------
 
 
+def pot(state: dict) -> str | None:
+    """The Free Parking pot while that house rule is on, else None."""
+    if not state["options"]["free_parking_jackpot"]:
+        return None
+    return money(state["bank"]["free_parking"])
+
+
 def _me(internal: dict, state: dict, player_id: str) -> dict:
     me = state_player(state, player_id)
     return {
@@ -341,6 +348,7 @@ def player_view(token: str, game_id: str, player_id: str, args=None, kept: Kept 
         "claim_key": secrets.token_urlsafe(12),
         "others": others,
         "private_cash": private_cash,
+        "pot": pot(seen),
         "events": store.recent_events(game_id, LATEST_EVENTS, player_id),
         "remote": remote,
         "compose": compose_view(internal, player_id, args if args is not None else MultiDict()),

@@ -31,7 +31,7 @@ from banker.web.common.seats import banker_state, banker_token_given, sentence_c
 from banker.web.common.store import get_store
 from banker.web.common.template_globals import phones_following
 from banker.web.common.trade import deal_refusal, offer_sentence, trade_view
-from banker.web.table import moment, presenters
+from banker.web.table import moment, presenters, seating
 from banker.web.table.blueprint import banker_page, bp, game_path, remember
 
 CONFLICT = "Not recorded: the table changed since this screen was drawn"
@@ -114,7 +114,7 @@ def _context(game_id: str, screen: str, args, flash: dict | None = None, said: s
         "undo_text": internal["_undo"][-1]["text"] if internal["_undo"] else None,
         "fragment": f"table/_{name}.html",
         "winner_names": [player_names(state)[w] for w in state["winners"]],
-        "confirm": args.get("confirm") if args.get("confirm") in CONFIRMS else None,
+        "confirm": _confirm(args.get("confirm")),
         # A refused form is drawn again as it was sent (banker.web.common.kept).
         "kept": Kept.of_json(flash.get("kept")) if flash else NOTHING,
         "phase_said": final_round_said(internal),
@@ -136,6 +136,12 @@ def _context(game_id: str, screen: str, args, flash: dict | None = None, said: s
         context["turns"] = moment.history_groups(store.events(game_id), context["names"])
         context["spaces"] = presenters.space_names()
     return context
+
+
+def _confirm(step: str | None) -> str | None:
+    """The step asking "are you sure?" open on the screen: one of CONFIRMS, or a player's
+    leave ("leave-p3", banker.web.table.seating)."""
+    return step if step in CONFIRMS or seating.leaving(step) else None
 
 
 def pad_key(state: dict) -> str:
@@ -163,6 +169,8 @@ def _table_context(context: dict, store, internal: dict, state: dict, args) -> N
         shortage=moment.building_shortage(internal) if state["status"] == "playing" else [],
         stood=moment.standings(state) if state["status"] == "unfinished" else [],
     )
+    latest = store.latest_events(context["game_id"])
+    context["seating"] = seating.section(internal, latest, context["confirm"])
     pending = state["pending"]
     if pending["offer"]:
         context["offer_name"] = DEEDS[pending["offer"]["property"]].name
@@ -352,7 +360,7 @@ def _args_after(form, screen: str, flash: dict | None) -> MultiDict:
     args = MultiDict()
     if form.get("type") not in ("roll", "rent_roll") and form.get("d1"):
         args.update({"d1": form["d1"], "pad": form.get("pad", "")})
-    if flash and flash["kind"] == "refused" and form.get("confirm") in CONFIRMS:
+    if flash and flash["kind"] == "refused" and _confirm(form.get("confirm")):
         args["confirm"] = form["confirm"]
     return args
 
