@@ -144,8 +144,9 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory() as tmp, server(Path(tmp) / "p.db", args.code) as srv:
         host, port, _ = srv
         result = measure(f"http://{host}:{port}", args.changes)
-    from bench.tables import show
+    from bench.tables import load_average, show
 
+    print(load_average())
     show(rows(result))
     return 0
 
