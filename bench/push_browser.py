@@ -11,6 +11,12 @@ and each page notes, by a MutationObserver of its own, the moment that figure is
 document (then the next animation frame: the text is on the screen). The figure is the time
 from sending the command to each page showing it: p50, p95, max over every (change, page),
 and by page. Budget: 150 ms p95. Nothing fails on a slow machine.
+
+Where that time goes, from the same (change, page) pairs, each step timed by the page itself
+from the command's sending: the command answered (the client here), the push event in the
+page (its EventSource's message), the fresh fragment it then asked for received (the
+request's responseEnd: the five pages' fragments are rendered by Flask at once, one Python
+thread at a time), the figure in its document (htmx swapped it in), and painted.
 """
 
 from __future__ import annotations
@@ -36,6 +42,7 @@ WATCH = """() => {
         if (window.__want && window.__seen === null &&
             document.body.textContent.includes(window.__want)) {
             window.__seen = 0;
+            window.__steps.swapped = performance.timeOrigin + performance.now();
             requestAnimationFrame(() => {
                 window.__seen = performance.timeOrigin + performance.now(); });
         }
@@ -45,6 +52,31 @@ WATCH = """() => {
 }"""
 
 
+# Before the page's own scripts: when each push event and each fragment's answer arrived.
+STEPS = """(() => {
+    window.__steps = {};
+    const Source = window.EventSource;
+    if (Source) {
+        window.EventSource = function (url, options) {
+            const s = new Source(url, options);
+            s.addEventListener("message", () => {
+                window.__steps.event = window.__steps.event ||
+                    performance.timeOrigin + performance.now();
+            });
+            return s;
+        };
+        window.EventSource.prototype = Source.prototype;
+    }
+    new PerformanceObserver(list => {
+        for (const e of list.getEntries()) {
+            if (["xmlhttprequest", "fetch"].includes(e.initiatorType) && !window.__steps.fragment)
+                window.__steps.fragment = performance.timeOrigin + e.responseEnd;
+        }
+    }).observe({type: "resource"});
+})()"""
+STEP_NAMES = ("answered", "event", "fragment", "swapped", "painted")
+
+
 def _open_pages(browser, url: str, game: dict) -> dict:
     pages = {}
     for label, link, size in (
@@ -52,7 +84,9 @@ def _open_pages(browser, url: str, game: dict) -> dict:
         *((f"player {p['name']}", p["join_url"], PHONE) for p in game["players"]),
         ("display", game["display_url"], SCREEN),
     ):
-        page = browser.new_context(**size).new_page()
+        context = browser.new_context(**size)
+        context.add_init_script(STEPS)
+        page = context.new_page()
         page.goto(link.replace("http://localhost", url), wait_until="load")
         page.evaluate(WATCH)
         pages[label] = page
@@ -79,6 +113,7 @@ def measure(url: str, changes: int = 40, seed: int = 1) -> dict:
     call(commands, "POST", {"type": "start", "first": "p1"}, game["banker_token"])
     rng, cash = random.Random(seed), 1500
     delays: dict[str, list[float]] = {}
+    steps: dict[str, list[float]] = {name: [] for name in STEP_NAMES}
     missed = 0
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -89,21 +124,28 @@ def measure(url: str, changes: int = 40, seed: int = 1) -> dict:
             cash += amount
             want = f"{cash:,}"
             for page in pages.values():
-                page.evaluate("w => { window.__seen = null; window.__want = w; }", want)
+                page.evaluate("w => { window.__seen = null; window.__want = w; "
+                              "window.__steps = {}; }", want)  # fmt: skip
             time.sleep(rng.uniform(0.2, 0.7))
             sent = time.time() * 1000
             status, _, answer = call(commands, "POST", {"type": "adjust", "player": "p1",
                                      "amount": amount, "reason": "bench"},
                                      game["banker_token"])  # fmt: skip
             assert status == 200, answer
+            answered = time.time() * 1000 - sent
             for label, page in pages.items():
                 seen = _wait_seen(page)
                 if seen is None:
                     missed += 1
-                else:
-                    delays.setdefault(label, []).append(seen - sent)
+                    continue
+                delays.setdefault(label, []).append(seen - sent)
+                times = {**page.evaluate("() => window.__steps"), "painted": seen}
+                steps["answered"].append(answered)
+                for name in STEP_NAMES[1:]:
+                    if times.get(name):
+                        steps[name].append(times[name] - sent)
         browser.close()
-    return {"by_page": delays, "missed": missed}
+    return {"by_page": delays, "missed": missed, "steps": steps}
 
 
 def pct(xs: list[float], q: float) -> float:
@@ -126,6 +168,17 @@ def rows(result: dict) -> list[tuple[str, str, str, bool | None]]:
     for label, xs in result["by_page"].items():
         out.append((f"  {label}, p95", "", f"{pct(xs, 0.95):.0f} ms (p50 "
                     f"{statistics.median(xs):.0f} ms)", None))  # fmt: skip
+    said = {
+        "answered": "the command answered",
+        "event": "the push event in the page",
+        "fragment": "its fresh fragment received",
+        "swapped": "the figure in its document",
+        "painted": "painted",
+    }
+    for name, xs in result.get("steps", {}).items():
+        if xs:
+            out.append((f"  {said[name]}, p50 / p95", "", f"{pct(xs, 0.5):.0f} / "
+                        f"{pct(xs, 0.95):.0f} ms after sending", None))  # fmt: skip
     return out
 
 
@@ -144,8 +197,9 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory() as tmp, server(Path(tmp) / "p.db", args.code) as srv:
         host, port, _ = srv
         result = measure(f"http://{host}:{port}", args.changes)
-    from bench.tables import show
+    from bench.tables import load_average, show
 
+    print(load_average())
     show(rows(result))
     return 0
 

@@ -396,6 +396,7 @@ def push_rows(out: Rows, tables: int) -> None:
                 out.add(*row)
     for row in live_tables.rows(live_tables.measure(tables)):
         out.add(*row)
+    out.add("  the machine, after the push part", "", live_tables.load_average(), None)
 
 
 def extra_rows(out: Rows, runs: int, long: int) -> None:

@@ -1,7 +1,7 @@
 """Many live tables on one `banker serve`: what idle phones cost, and how fast every change
 reaches every phone under load (issue 25).
 
-    python -m bench.tables [--tables 1000] [--idle 30] [--seconds 60]
+    python -m bench.tables [--tables 1000] [--idle 30] [--seconds 60] [--tmpfs] [--code DIR]
 
 Starts the real server on loopback with a fresh database and makes `tables` games of four
 players. Each table has six devices, each holding its page's push stream exactly as
@@ -15,6 +15,10 @@ are asyncio connections of one client process (uvloop when installed), on the sa
    spread evenly over those 10 s, for `seconds`: each command's round trip (p95 budget 20 ms),
    and for each command, the time from sending it to each of its table's six devices holding
    the new version's event (p95 budget 250 ms; a device that never gets it is "missed").
+   The machine's own share is printed beside them: how much of the phase some task on it
+   waited for a CPU, or for the disk (Linux's pressure stall figures, /proc/pressure): a
+   shared machine's load is in every latency here. `--tmpfs` puts the database on /dev/shm
+   (each commit's sync to the disk aside) to tell the disk's part from the rest.
 
 A device here stops at the event: a real page then asks for its fresh fragment (2-3 ms of the
 server's CPU each, rendered by Flask: see docs/scaling.md for what that means per process, and
@@ -25,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import re
@@ -119,6 +124,19 @@ class Commander:
             self.free.put_nowait((reader, writer))
 
 
+def pressure() -> dict[str, float]:
+    """Microseconds some task on this machine has waited for a CPU and for the disk since boot
+    (Linux's /proc/pressure, "some" line; empty where it is not kept)."""
+    out = {}
+    for kind in ("cpu", "io"):
+        try:
+            line = Path(f"/proc/pressure/{kind}").read_text().splitlines()[0]
+            out[kind] = float(line.rsplit("total=", 1)[1])
+        except (OSError, IndexError, ValueError):
+            pass
+    return out
+
+
 def make_tables(port: int, tables: int) -> list[dict]:
     """`tables` started games of four players (through the API, one keep-alive connection)."""
     import http.client
@@ -157,12 +175,16 @@ async def run(port: int, pid: int, games: list[dict], idle: float, seconds: floa
     opened = time.perf_counter() - t0
     listeners = [asyncio.ensure_future(d.listen()) for d in every]
     await asyncio.sleep(2)  # every stream's first event is in
+    # The devices' own objects (6,000 connections) out of this process's garbage collector:
+    # its full passes stalled this loop 100-300 ms, counted in every figure below.
+    gc.collect()
+    gc.freeze()
     cpu0, w0 = cpu_seconds(pid), time.perf_counter()
     await asyncio.sleep(idle)
     idle_cpu, idle_wall = cpu_seconds(pid) - cpu0, time.perf_counter() - w0
     commander = Commander(port)
     await commander.open()
-    cpu0, w0 = cpu_seconds(pid), time.perf_counter()
+    cpu0, w0, stalls0 = cpu_seconds(pid), time.perf_counter(), pressure()
     tasks, start = [], time.perf_counter()
     step = 10.0 / len(games)
     n = 0
@@ -173,10 +195,12 @@ async def run(port: int, pid: int, games: list[dict], idle: float, seconds: floa
     await asyncio.gather(*tasks)
     await asyncio.sleep(2)  # the last events arrive
     load_cpu, load_wall = cpu_seconds(pid) - cpu0, time.perf_counter() - w0
+    stalls = {k: (v - stalls0[k]) / 1e6 / load_wall for k, v in pressure().items() if k in stalls0}
     for task in listeners:
         task.cancel()
     for d in every:
         d.close()
+    gc.unfreeze()
     delays, missed = [], 0
     for game_id, version, sent in commander.sent:
         for d in devices[game_id]:
@@ -189,7 +213,8 @@ async def run(port: int, pid: int, games: list[dict], idle: float, seconds: floa
         "devices": len(every), "refused": sum(not d.ok for d in every), "opened": opened,
         "idle_cpu": idle_cpu, "idle_wall": idle_wall, "load_cpu": load_cpu,
         "load_wall": load_wall, "commands": sorted(commander.times), "errors": commander.errors,
-        "delays": sorted(delays), "missed": missed,
+        "delays": sorted(delays), "missed": missed, "stalls": stalls,
+        "loadavg": os.getloadavg(),
     }  # fmt: skip
 
 
@@ -204,8 +229,10 @@ def rss_mb(pid: int) -> float:
     return float("nan")
 
 
-def measure(tables: int = 1000, idle: float = 30.0, seconds: float = 60.0) -> dict:
-    """The whole run on a fresh server: run()'s figures, plus the server's memory."""
+def measure(tables: int = 1000, idle: float = 30.0, seconds: float = 60.0,
+            tmpfs: bool = False, code: Path | None = None) -> dict:  # fmt: skip
+    """The whole run on a fresh server: run()'s figures, plus the server's memory. `tmpfs`:
+    the database on /dev/shm; `code`: the checkout of banker to serve (an older one: before)."""
     from banker.serving import raise_file_limit
 
     raise_file_limit(tables * 6 + 1000)
@@ -216,7 +243,13 @@ def measure(tables: int = 1000, idle: float = 30.0, seconds: float = 60.0) -> di
     except ImportError:
         loop_factory = asyncio.new_event_loop
     env = {"BANKER_MAX_GAMES": str(max(2000, tables + 10))}
-    with tempfile.TemporaryDirectory() as tmp, serving(Path(tmp) / "t.db", env=env) as server:
+    if code is not None:
+        env["PYTHONPATH"] = str(code)
+    where = "/dev/shm" if tmpfs and Path("/dev/shm").is_dir() else None
+    with (
+        tempfile.TemporaryDirectory(dir=where) as tmp,
+        serving(Path(tmp) / "t.db", env=env) as server,
+    ):
         port, pid = int(server.url.rsplit(":", 1)[1]), server.proc.pid
         games = make_tables(port, tables)
         loop = loop_factory()
@@ -225,7 +258,7 @@ def measure(tables: int = 1000, idle: float = 30.0, seconds: float = 60.0) -> di
         finally:
             loop.close()
         result["rss_mb"] = rss_mb(pid)
-    result["tables"] = tables
+    result["tables"], result["tmpfs"] = tables, where is not None
     return result
 
 
@@ -249,7 +282,21 @@ def rows(r: dict) -> list[tuple[str, str, str, bool | None]]:
          f"{1000 * (r['delays'] or [float('nan')])[-1]:.0f} ms; {len(r['delays']):,} deliveries, "
          f"{r['missed']} missed; server CPU {100 * r['load_cpu'] / r['load_wall']:.0f}% of a "
          "core)", got95 <= 0.250 and r["missed"] == 0),
+        ("  the machine meanwhile", "", machine(r), None),
     ]  # fmt: skip
+
+
+def machine(r: dict) -> str:
+    """The load phase's machine: where the database was, load average, time some task waited
+    for a CPU / for the disk."""
+    stalls = r.get("stalls") or {}
+    waited = ", ".join(
+        f"some task waited for {'a CPU' if k == 'cpu' else 'the disk'} {100 * v:.0f}% of it"
+        for k, v in stalls.items()
+    )
+    where = "database on tmpfs" if r.get("tmpfs") else "database on disk"
+    load = ", ".join(f"{x:.1f}" for x in r.get("loadavg", ()))
+    return f"{where}; load average {load}" + (f"; {waited}" if waited else "")
 
 
 def main(argv=None) -> int:
@@ -257,11 +304,18 @@ def main(argv=None) -> int:
     ap.add_argument("--tables", type=int, default=1000)
     ap.add_argument("--idle", type=float, default=30.0, help="seconds of the idle phase")
     ap.add_argument("--seconds", type=float, default=60.0, help="seconds of the load phase")
+    ap.add_argument("--tmpfs", action="store_true", help="the database on /dev/shm (no disk)")
+    ap.add_argument("--code", type=Path, default=None, help="the banker checkout to serve")
     args = ap.parse_args(argv)
-    found = measure(args.tables, args.idle, args.seconds)
-    print(f"{os.cpu_count()} cores shared by the server and the devices")
+    found = measure(args.tables, args.idle, args.seconds, args.tmpfs, args.code)
+    print(f"{os.cpu_count()} cores shared by the server and the devices; {load_average()}")
     show(rows(found))
     return 0
+
+
+def load_average() -> str:
+    """The machine's load average now (1, 5, 15 minutes), as `uptime` says it."""
+    return "load average " + ", ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def show(table: list[tuple[str, str, str, bool | None]]) -> None:

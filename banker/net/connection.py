@@ -96,6 +96,11 @@ class Connection(HttpToolsProtocol):
             lost, self.on_lost = self.on_lost, None
             lost()
         super().connection_lost(exc)
+        # The request's scope names this connection (for a push stream): without that link a
+        # closed connection holds no reference cycle, so it is freed at once, never left to the
+        # garbage collector (whose full passes banker.net.collector keeps short).
+        if self.scope is not None:
+            self.scope.pop("banker.connection", None)
 
     def data_received(self, data: bytes) -> None:
         self._unset_keepalive_if_required()

@@ -12,12 +12,12 @@ times for a command) and took about 0.15 ms more per request (docs/scaling.md).
 from __future__ import annotations
 
 import asyncio
-import gc
 import io
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
 from banker.net import push
+from banker.net.collector import Collector
 
 
 class Site:
@@ -27,6 +27,7 @@ class Site:
         self.app, self.limits = app, limits
         self.pool = ThreadPoolExecutor(max_workers=max(1, threads), thread_name_prefix="banker")
         self.hub = push.Hub(app, limits, self.pool)
+        self.collector = Collector()
         public = app.config.get("PUBLIC_URL") or ""
         self.prefix = public.split("://", 1)[-1].partition("/")[2].rstrip("/")
         self.prefix = f"/{self.prefix}" if self.prefix else ""
@@ -51,15 +52,14 @@ class Site:
         while True:
             message = await receive()
             if message["type"] == "lifespan.startup":
-                self.hub.start(asyncio.get_running_loop())
-                # Everything loaded so far (Flask, the templates, the rules' tables) lives as
-                # long as the process: out of the garbage collector's full passes, which
-                # otherwise stall every page for tens of milliseconds (bench.tables).
-                gc.collect()
-                gc.freeze()
+                loop = asyncio.get_running_loop()
+                self.hub.start(loop)
+                # The garbage collector's full passes kept short (banker.net.collector).
+                self.collector.start(loop)
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
                 self.hub.close()
+                self.collector.close()
                 await send({"type": "lifespan.shutdown.complete"})
                 return
 

@@ -5,6 +5,7 @@ log plus its current state.
 - `migrations`: the numbered steps of the layout, banker's mark, the checks of a file opened;
 - `tokens`: the token index (who a token is, new links, look-ups from memory);
 - `service`: the game service (create, execute, import, answer), `Store` itself;
+- `kept`: what the store keeps in memory of one game (its state while in use, its lock);
 - `reads`: the log read back (events, games list, the story's rows, snapshots);
 - `log`: the rows a command writes, and what the story keeps of a round's start;
 - `errors`: the store's refusals (status, code, message).

@@ -21,6 +21,7 @@ from banker.store import log
 from banker.store.answer import Answer
 from banker.store.database import Database, dumps, utc_now
 from banker.store.errors import GameNotFound, KeyReused, SnapshotRefused, VersionConflict
+from banker.store.kept import KeptGame
 from banker.store.reads import Reads
 from banker.store.tokens import TokenIndex, new_secret, seat_changes
 
@@ -29,49 +30,6 @@ _ID_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 _ID_LENGTH = 8
 # A player's page polls about every 700 ms: seen within this many seconds, it follows the game.
 FOLLOWING_SECONDS = 5.0
-
-
-class _Game:
-    """What the store keeps in memory about one game. Its state may be forgotten while the game
-    is idle (Store.KEEP_STATES) and is then read back from the database on its next use."""
-
-    def __init__(self, state, banker_token, player_tokens, display_token="", rounds=None,
-                 load=None, base_version=None):  # fmt: skip
-        self._state: dict | None = state
-        self.version: int = state["version"]
-        self.banker_token: str = banker_token
-        self.player_tokens: dict[str, str] = player_tokens  # token -> player id, not revoked
-        self.display_token: str = display_token
-        self.lock = threading.RLock()
-        self.rounds = rounds or log.RoundTracker()
-        self.load: Callable[[], dict] | None = load
-        self.used = 0
-        # The version of the state the row's `undo_base` holds (log.undo_base), or None.
-        self.base_version: int | None = base_version
-        # (version, text) of the row as this process last wrote it, while the state is kept.
-        self.row: tuple[int, str] | None = None
-
-    @property
-    def state(self) -> dict:
-        state = self._state
-        if state is None:
-            with self.lock:  # never over a command's newer state
-                if self._state is None:
-                    self._state = self.load()
-                state = self._state
-        return state
-
-    @state.setter
-    def state(self, state: dict) -> None:
-        self._state, self.version = state, state["version"]
-
-    def forget_state(self) -> None:
-        """Drop the state from memory unless a command holds the game (it is on disk)."""
-        if self.load is not None and self.lock.acquire(blocking=False):
-            try:
-                self._state, self.row = None, None
-            finally:
-                self.lock.release()
 
 
 class Store(Database, TokenIndex, Reads):
@@ -83,7 +41,9 @@ class Store(Database, TokenIndex, Reads):
 
     def __init__(self, path: str | Path, clock: Callable[[], str] = utc_now):
         self.clock = clock
-        self._games: dict[str, _Game] = {}
+        self._games: dict[str, KeptGame] = {}
+        # The games whose state is in memory (about KEEP_STATES of them), under _games_lock.
+        self._loaded: dict[KeptGame, None] = {}
         self._games_lock = threading.Lock()
         self._uses = itertools.count()
         self._init_tokens()
@@ -145,10 +105,11 @@ class Store(Database, TokenIndex, Reads):
             if rows is not None:
                 rows(db)
         tokens = {p["token"]: p["id"] for p in players}
-        game = _Game(state, banker_token, tokens, display_token, load=self._loader(game_id),
-                     base_version=base and base[0])  # fmt: skip
+        game = KeptGame(state, banker_token, tokens, display_token, load=self._loader(game_id),
+                     base_version=base and base[0], loaded=self._state_loaded)  # fmt: skip
         with self._games_lock:
             self._games[game_id] = game
+            self._loaded[game] = None
             game.used = next(self._uses)
             self._keep_few_states()
         return {
@@ -159,7 +120,7 @@ class Store(Database, TokenIndex, Reads):
             "state": state,
         }
 
-    def _game(self, game_id: str) -> _Game:
+    def _game(self, game_id: str) -> KeptGame:
         """The in-memory entry of a game, loaded from the database the first time."""
         game = self._games.get(game_id)
         if game is None:
@@ -168,6 +129,7 @@ class Store(Database, TokenIndex, Reads):
                 if game is None:
                     game = self._load_game(game_id)
                     self._games[game_id] = game
+                    self._loaded[game] = None
                     game.used = next(self._uses)
                     self._keep_few_states()
         game.used = next(self._uses)
@@ -180,23 +142,28 @@ class Store(Database, TokenIndex, Reads):
             row = self._one("select state from games where id = ?", [game_id])
             if row is None:  # removed meanwhile (`banker games --remove`)
                 raise GameNotFound(f"There is no game {game_id!r}.")
-            state = json.loads(row["state"])
-            with self._games_lock:
-                self._keep_few_states()
-            return state
+            return json.loads(row["state"])
 
         return load
 
+    def _state_loaded(self, game: KeptGame) -> None:
+        """KeptGame.loaded: its state was read back (under the game's lock)."""
+        with self._games_lock:
+            self._loaded[game] = None
+            self._keep_few_states()
+
     def _keep_few_states(self) -> None:
         """Forget the states of the least recently used games beyond KEEP_STATES (under
-        _games_lock)."""
-        loaded = [g for g in self._games.values() if g._state is not None]
-        if len(loaded) > self.KEEP_STATES:
-            loaded.sort(key=lambda g: g.used)
-            for game in loaded[: len(loaded) - self.KEEP_STATES]:
-                game.forget_state()
+        _games_lock). Only the games whose state is in memory are looked at: a command's cost
+        does not grow with the number of games (a thousand live tables)."""
+        if len(self._loaded) <= self.KEEP_STATES:
+            return
+        loaded = sorted(self._loaded, key=lambda g: g.used)
+        for game in loaded[: len(loaded) - self.KEEP_STATES]:
+            if game._state is None or game.forget_state():
+                del self._loaded[game]
 
-    def _load_game(self, game_id: str) -> _Game:
+    def _load_game(self, game_id: str) -> KeptGame:
         row = self._one(
             "select banker_token, state, display_token, "
             "json_extract(undo_base, '$.version') as base_version from games where id = ?",
@@ -218,13 +185,14 @@ class Store(Database, TokenIndex, Reads):
             "where game_id = ? and type = 'started' and not undone",
             [game_id],
         )
-        return _Game(
+        return KeptGame(
             json.loads(row["state"]),
             row["banker_token"],
             {t["token"]: t["player_id"] for t in tokens},
             display_token,
             rounds=log.RoundTracker(started and started["first"]),
             load=self._loader(game_id),
+            loaded=self._state_loaded,
             base_version=row["base_version"],
         )
 
@@ -253,7 +221,8 @@ class Store(Database, TokenIndex, Reads):
                 db.execute(f"delete from {table} where game_id = ?", [game_id])
             db.execute("delete from games where id = ?", [game_id])
         with self._games_lock:
-            self._games.pop(game_id, None)
+            game = self._games.pop(game_id, None)
+            self._loaded.pop(game, None)
         self._forget_tokens_of(game_id)
 
     def mark_moved(self, game_id: str, moved_to: str) -> None:

@@ -1,0 +1,59 @@
+"""What the store keeps in memory about one game (banker.store.service's Store): its state
+(which may be forgotten while the game is idle), its tokens, its lock."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+
+from banker.store import log
+
+
+class KeptGame:
+    """What the store keeps in memory about one game. Its state may be forgotten while the game
+    is idle (Store.KEEP_STATES) and is then read back from the database on its next use."""
+
+    def __init__(self, state, banker_token, player_tokens, display_token="", rounds=None,
+                 load=None, base_version=None, loaded=None):  # fmt: skip
+        self._state: dict | None = state
+        self.version: int = state["version"]
+        self.banker_token: str = banker_token
+        self.player_tokens: dict[str, str] = player_tokens  # token -> player id, not revoked
+        self.display_token: str = display_token
+        self.lock = threading.RLock()
+        self.rounds = rounds or log.RoundTracker()
+        self.load: Callable[[], dict] | None = load
+        # Told (under self.lock) when a forgotten state was read back: the store counts it.
+        self.loaded: Callable[[KeptGame], None] | None = loaded
+        self.used = 0
+        # The version of the state the row's `undo_base` holds (log.undo_base), or None.
+        self.base_version: int | None = base_version
+        # (version, text) of the row as this process last wrote it, while the state is kept.
+        self.row: tuple[int, str] | None = None
+
+    @property
+    def state(self) -> dict:
+        state = self._state
+        if state is None:
+            with self.lock:  # never over a command's newer state
+                if self._state is None:
+                    self._state = self.load()
+                    if self.loaded is not None:
+                        self.loaded(self)
+                state = self._state
+        return state
+
+    @state.setter
+    def state(self, state: dict) -> None:
+        self._state, self.version = state, state["version"]
+
+    def forget_state(self) -> bool:
+        """Drop the state from memory unless a command holds the game (it is on disk); whether
+        it was dropped."""
+        if self.load is not None and self.lock.acquire(blocking=False):
+            try:
+                self._state, self.row = None, None
+            finally:
+                self.lock.release()
+            return True
+        return False
