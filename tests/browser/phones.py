@@ -79,6 +79,7 @@ READ = """
     out.people = [...document.querySelectorAll('.person')].map(li => ({
       id: li.id.replace('person-', ''), cash: text(li.querySelector('.person-cash')),
       where: text(li.querySelector('.person-where'))}));
+    out.standings = [...document.querySelectorAll('#standings tbody th')].map(th => own(th));
     out.owners = {};
     for (const sp of document.querySelectorAll('.bigboard [id^=space-]')) {
       const o = sp.querySelector('.owner');
@@ -421,7 +422,11 @@ def _player_figures(seat, shown, state, at):
 
 def _display_figures(seat, shown, state, at):
     people = {p["id"]: p for p in shown["people"]}
-    for p in state["players"]:
+    over = state["status"] in ("finished", "unfinished")
+    if over:  # the centre shows the standings instead of the people
+        standing = sorted(n.split(" (")[0] for n in shown["standings"])  # "Cat (out)"
+        assert standing == sorted(p["name"] for p in state["players"]), (at, shown["standings"])
+    for p in [] if over else state["players"]:
         person = people[p["id"]]
         if _private(state):
             assert person["cash"] is None, (at, p["name"], person["cash"])

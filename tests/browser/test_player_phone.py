@@ -9,6 +9,7 @@ import time
 import zlib
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 zxingcpp = pytest.importorskip("zxingcpp")
 
@@ -157,8 +158,15 @@ def test_a_player_joins_by_qr_code_follows_the_bankers_commands_live_and_claims_
         # A lost phone: the Banker gives Ann a new link; the old page says it no longer works.
         # The Join panel stayed open through the table's refreshes (hx-preserve).
         assert banker.locator("#join-details").evaluate("d => d.open") is True
-        banker.get_by_role("button", name="New link for Ann").click()
-        banker.get_by_role("button", name="Yes: a new link for Ann").click()  # the confirmation
+        yes = banker.get_by_role("button", name="Yes: a new link for Ann")  # the confirmation
+        for _ in range(3):  # a click landing while a live update swaps the table is tapped again
+            banker.get_by_role("button", name="New link for Ann").click()
+            try:
+                yes.wait_for(timeout=3000)
+                break
+            except PlaywrightTimeoutError:
+                continue
+        yes.click()
         ann.locator("#message").wait_for(timeout=3000)
         assert "This link no longer works" in ann.locator("#message").text_content()
         new_url = scan_join_code(banker, "p1")
