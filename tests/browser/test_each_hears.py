@@ -45,6 +45,7 @@ def test_the_proposers_phone_says_at_the_top_within_a_second_what_bob_answered(
     g.do(type=answer, offer=offer, token=bob_token)
     news = ann.locator("#news")
     expect(news).to_have_text(said, timeout=1000)
+    expect(news).to_be_in_viewport()  # brought into view: she was further down
     box = news.bounding_box()
     assert box["y"] < ann.locator("#player-view").bounding_box()["y"]  # above everything
     both_schemes(ann, f"truth-news-{answer.split('_')[0]}", full_page=False)
