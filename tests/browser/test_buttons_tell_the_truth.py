@@ -5,6 +5,8 @@ once the game is over), and the debtor's own phone offers what settles the debt.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from .conftest import both_schemes, played
@@ -109,3 +111,32 @@ def test_after_the_cutoff_only_the_debtor_may_raise_cash_and_their_phone_offers_
     expect(ann.locator("#why-oriental-avenue-mortgage")).to_contain_text("final round is over")
     both_schemes(bob, "truth-cutoff-debtor")
     both_schemes(ann, "truth-cutoff-other")
+
+
+_LOOKS_PLAIN = """(name) => {
+  const b = [...document.querySelectorAll('button')].find(b => b.textContent.trim() === name);
+  const plain = document.createElement('button');
+  document.body.append(plain);
+  const same = ['backgroundColor', 'color'].every(
+    k => getComputedStyle(b)[k] === getComputedStyle(plain)[k]);
+  plain.remove();
+  return same;
+}"""
+
+
+def test_a_disabled_go_ahead_button_looks_like_a_plain_one_in_light_and_dark(
+    live_server, phone, new_api_game
+):
+    created = new_api_game(["Ann", "Bob"])
+    g = played(live_server, created)
+    g.start("p1")
+    g.deeds_by_rolls(("baltic-avenue", "p1"))
+    ann = _phone(phone, created, "p1")
+    ann.get_by_role("link", name="Offer a trade").tap()
+    expect(ann.locator("#trade-why")).to_have_text(re.compile("exchanges nothing|hand over"))
+    offer = _seen_button(ann, "Offer to Bob")
+    expect(offer).to_be_disabled()
+    for scheme in ("light", "dark"):
+        ann.emulate_media(color_scheme=scheme)
+        assert ann.evaluate(_LOOKS_PLAIN, "Offer to Bob"), scheme  # not the accent's green
+    both_schemes(ann, "truth-disabled-offer")
