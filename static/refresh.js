@@ -38,6 +38,21 @@
     });
   });
 
+  // A player's news ("Bob declined your offer.") sits at the top of their page, in the page
+  // (it covers nothing): arriving while they read further down, and are not typing, it is
+  // brought into view.
+  var news = 0;
+  doc.addEventListener("htmx:oobAfterSwap", function (e) {
+    if (e.target && e.target.id === "news") news = 1;
+  });
+  doc.addEventListener("htmx:afterSettle", function () {
+    var el = news && doc.getElementById("news"), a = doc.activeElement;
+    news = 0;
+    if (!el || !el.textContent.trim()) return;
+    if (a && /^(INPUT|SELECT|TEXTAREA)$/.test(a.tagName)) return;
+    if (el.getBoundingClientRect().top < 0) el.scrollIntoView({ block: "start" });
+  });
+
   var meta = doc.querySelector('meta[name="banker-push"]');
   if (!meta) return;
   var base = meta.content, every = +meta.getAttribute("data-poll") || 700;

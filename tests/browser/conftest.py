@@ -13,7 +13,8 @@ Reuse them in any tests/browser/test_*.py:
 `new_api_game(names, options=...)`: a game created through the JSON API (its answer as a dict);
 `played(live_server, answer)`: that game as a `Game` (tests/game.py) to send it commands.
 `new_page_game(page, live_server, names)`: a game started on the home page's form; its id.
-Screenshots go to screenshots/ (kept out of git): `screenshot(page, "name")`.
+Screenshots go to screenshots/ (kept out of git): `screenshot(page, "name")`, or
+`both_schemes(page, "name")` for name-light.png and name-dark.png.
 """
 
 from __future__ import annotations
@@ -107,12 +108,22 @@ def played(live_server, created: dict) -> Game:
     return Game.of(HttpTable(live_server.url), created)
 
 
-def screenshot(page, name: str) -> Path:
-    """Save a full-page screenshot as screenshots/<name>.png (for review, not compared)."""
+def screenshot(page, name: str, full_page: bool = True) -> Path:
+    """Save a screenshot (the whole page, or what the screen shows) as screenshots/<name>.png
+    (for review, not compared)."""
     SCREENSHOTS.mkdir(exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    page.screenshot(path=str(path), full_page=full_page)
     return path
+
+
+def both_schemes(page, name: str, full_page: bool = True) -> None:
+    """Screenshots of the page as it is, light then dark (screenshots/<name>-light/-dark)."""
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        page.wait_for_timeout(100)
+        screenshot(page, f"{name}-{scheme}", full_page)
+    page.emulate_media(color_scheme="light")
 
 
 # -- checks every phone screen must pass ---------------------------------------------------

@@ -5,9 +5,11 @@ once the game is over), and the debtor's own phone offers what settles the debt.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
-from .conftest import played, screenshot
+from .conftest import both_schemes, played
 
 expect = pytest.importorskip("playwright.sync_api").expect
 
@@ -31,7 +33,7 @@ def test_offer_a_trade_leaves_a_players_page_once_they_are_out(live_server, phon
     g.do(type="bankrupt", player="p1")
     expect(ann.locator("p.out")).to_have_text("You are out of the game.", timeout=3000)
     expect(ann.get_by_role("link", name="Offer a trade")).to_have_count(0)
-    screenshot(ann, "buttons-out-no-offer")
+    both_schemes(ann, "truth-out-no-offer")
 
 
 def test_offer_a_trade_leaves_every_phone_once_the_game_is_over(live_server, phone, new_api_game):
@@ -47,6 +49,7 @@ def test_offer_a_trade_leaves_every_phone_once_the_game_is_over(live_server, pho
     g.do(type="bankrupt", player="p1")  # Bob wins
     expect(bob.locator("#standings")).to_be_visible(timeout=3000)
     expect(bob.get_by_role("link", name="Offer a trade")).to_have_count(0)
+    both_schemes(bob, "truth-over-no-offer")
 
 
 def _seen_button(page, name: str):
@@ -76,10 +79,9 @@ def test_build_and_lift_are_disabled_with_the_reason_during_a_debt(
         lift = page.get_by_role("button", name="Lift 110 on Reading Railroad")
         expect(build).to_be_disabled()
         expect(lift).to_be_disabled()
-        expect(page.locator("#why-baltic-avenue-build")).to_contain_text(
-            "settle that debt first"
-        )
-    screenshot(ann, "buttons-debt-ann")
+        expect(page.locator("#why-baltic-avenue-build")).to_contain_text("settle that debt first")
+    both_schemes(ann, "truth-debt-build-lift-player")
+    both_schemes(banker, "truth-debt-build-lift-banker")
 
 
 def test_after_the_cutoff_only_the_debtor_may_raise_cash_and_their_phone_offers_how(
@@ -107,5 +109,34 @@ def test_after_the_cutoff_only_the_debtor_may_raise_cash_and_their_phone_offers_
     mortgage = ann.get_by_role("button", name="Mortgage +50 on Oriental Avenue")
     expect(mortgage).to_be_disabled()
     expect(ann.locator("#why-oriental-avenue-mortgage")).to_contain_text("final round is over")
-    screenshot(bob, "buttons-cutoff-debtor")
-    screenshot(ann, "buttons-cutoff-other")
+    both_schemes(bob, "truth-cutoff-debtor")
+    both_schemes(ann, "truth-cutoff-other")
+
+
+_LOOKS_PLAIN = """(name) => {
+  const b = [...document.querySelectorAll('button')].find(b => b.textContent.trim() === name);
+  const plain = document.createElement('button');
+  document.body.append(plain);
+  const same = ['backgroundColor', 'color'].every(
+    k => getComputedStyle(b)[k] === getComputedStyle(plain)[k]);
+  plain.remove();
+  return same;
+}"""
+
+
+def test_a_disabled_go_ahead_button_looks_like_a_plain_one_in_light_and_dark(
+    live_server, phone, new_api_game
+):
+    created = new_api_game(["Ann", "Bob"])
+    g = played(live_server, created)
+    g.start("p1")
+    g.deeds_by_rolls(("baltic-avenue", "p1"))
+    ann = _phone(phone, created, "p1")
+    ann.get_by_role("link", name="Offer a trade").tap()
+    expect(ann.locator("#trade-why")).to_have_text(re.compile("exchanges nothing|hand over"))
+    offer = _seen_button(ann, "Offer to Bob")
+    expect(offer).to_be_disabled()
+    for scheme in ("light", "dark"):
+        ann.emulate_media(color_scheme=scheme)
+        assert ann.evaluate(_LOOKS_PLAIN, "Offer to Bob"), scheme  # not the accent's green
+    both_schemes(ann, "truth-disabled-offer")

@@ -12,19 +12,10 @@ import pytest
 
 from tests.app.test_player import decode_qr_svg
 
-from .conftest import PHONE, axe_violations, layout_problems, played, screenshot
+from .conftest import PHONE, axe_violations, both_schemes, layout_problems, played
 
 expect = pytest.importorskip("playwright.sync_api").expect
 WITHIN = 1500  # ms: every phone follows the game within a second or so
-
-
-def both_schemes(page, name: str) -> None:
-    """Screenshots of the page as it is, light then dark (screenshots/<name>-light/-dark)."""
-    for scheme in ("light", "dark"):
-        page.emulate_media(color_scheme=scheme)
-        page.wait_for_timeout(100)
-        screenshot(page, f"{name}-{scheme}")
-    page.emulate_media(color_scheme="light")
 
 
 def phone_rules(page, name: str) -> None:

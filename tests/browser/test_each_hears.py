@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import played, screenshot
+from .conftest import both_schemes, played, screenshot
 
 expect = pytest.importorskip("playwright.sync_api").expect
 
@@ -45,9 +45,10 @@ def test_the_proposers_phone_says_at_the_top_within_a_second_what_bob_answered(
     g.do(type=answer, offer=offer, token=bob_token)
     news = ann.locator("#news")
     expect(news).to_have_text(said, timeout=1000)
+    expect(news).to_be_in_viewport()  # brought into view: she was further down
     box = news.bounding_box()
     assert box["y"] < ann.locator("#player-view").bounding_box()["y"]  # above everything
-    screenshot(ann, f"news-{answer}")
+    both_schemes(ann, f"truth-news-{answer.split('_')[0]}", full_page=False)
 
 
 def test_the_proposer_is_told_when_their_offer_is_off_because_bob_is_out(
@@ -66,6 +67,7 @@ def test_the_proposer_is_told_when_their_offer_is_off_because_bob_is_out(
     expect(ann.locator("#news")).to_have_text(
         "Your offer to Bob is off: Bob is out of the game.", timeout=1000
     )
+    both_schemes(ann, "truth-news-off-bob-out", full_page=False)
 
 
 def test_the_players_message_banner_never_covers_what_scrolls_under_it(
@@ -91,7 +93,7 @@ def test_the_players_message_banner_never_covers_what_scrolls_under_it(
                 "() => !!document.elementFromPoint(195, 20).closest('#said, #news')"
             )
             assert not on_top  # the banner scrolled away with the page
-            screenshot(ann, f"banner-scrolled-{scheme}")
+            screenshot(ann, f"truth-banner-scrolled-{scheme}", full_page=False)
             g.do(type="unmortgage", property="baltic-avenue")
         finally:
             context.close()

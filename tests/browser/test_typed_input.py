@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import played
+from .conftest import both_schemes, played
 
 expect = pytest.importorskip("playwright.sync_api").expect
 
@@ -45,6 +45,7 @@ def test_after_a_typed_bid_is_accepted_its_field_is_empty_and_the_next_bid_is_ty
     bob.get_by_role("button", name="Bid", exact=True).tap()
     expect(bob.locator("#high-bid")).to_contain_text("30", timeout=5000)
     assert g.pending["auction"]["high_bid"] == 30  # not 1530
+    both_schemes(bob, "truth-bid-empty-player")
 
 
 def test_a_refused_correction_keeps_the_player_and_the_amount(live_server, phone, new_api_game):
@@ -59,6 +60,7 @@ def test_a_refused_correction_keeps_the_player_and_the_amount(live_server, phone
     expect(page.locator("#error-adjust")).to_have_text("Give a reason for the correction.")
     expect(form.get_by_role("radio", name="Bob")).to_be_checked()
     expect(form.get_by_label("Amount")).to_have_value("40")
+    both_schemes(page, "truth-correction-refused-kept")
     form.get_by_label("Reason").fill("paid twice")
     page.wait_for_timeout(350)  # pad.js: a tap on the same spot within 0.3 s is a double tap
     form.get_by_role("button", name="Take to the Bank").tap()
@@ -82,6 +84,7 @@ def test_a_live_update_never_replaces_the_bid_the_banker_is_typing(
     page.get_by_role("button", name="Bid the typed amount for Cat").tap()
     expect(page.locator("#high-bid")).to_contain_text("125 by Cat", timeout=5000)
     expect(page.locator("#amount-p3")).to_have_value("")
+    both_schemes(page, "truth-bid-empty-banker")
 
 
 def test_a_live_update_never_replaces_a_correction_being_typed(live_server, phone, new_api_game):
@@ -128,3 +131,4 @@ def test_a_trades_summary_follows_the_cash_as_it_is_typed(live_server, phone, ne
         "Ann gives 500 to Bob for nothing.", timeout=600
     )
     expect(page.locator("#give-cash")).to_have_value("500")
+    both_schemes(page, f"truth-trade-summary-{seat}")

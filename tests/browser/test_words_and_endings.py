@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from .conftest import played, screenshot
+from .conftest import both_schemes, played, screenshot
 
 expect = pytest.importorskip("playwright.sync_api").expect
 
@@ -54,7 +54,7 @@ def test_the_bank_counts_its_buildings_and_lists_who_could_place_them(
     expect(page.locator(".turn-facts")).to_contain_text("Bank: 1 house, 12 hotels")
     page.get_by_text("More", exact=True).tap()
     expect(page.locator("#more")).to_contain_text("The Bank has 1 house; Ann, Bob and Cat could")
-    screenshot(page, "words-bank-1-house")
+    both_schemes(page, "truth-words-bank-1-house")
 
 
 def test_a_refusal_on_a_players_own_phone_is_said_to_them(live_server, phone, new_api_game):
@@ -68,7 +68,7 @@ def test_a_refusal_on_a_players_own_phone_is_said_to_them(live_server, phone, ne
         "You must own every light blue street to build; Vermont Avenue and Connecticut Avenue "
         "are not yours."
     )
-    screenshot(bob, "words-said-to-bob")
+    both_schemes(bob, "truth-words-said-to-bob")
 
 
 @pytest.mark.parametrize("players_act", [True, False])
@@ -101,7 +101,7 @@ def test_history_files_the_jail_fine_under_the_turn_it_belongs_to(live_server, p
     expect(group.locator("h3")).to_have_text(re.compile(r"^Bob rolled 2 and 3"))
     anns = page.locator("section.turn-group", has_text="Ann rolled 1 and 2")
     expect(anns).not_to_contain_text("Bob paid the 50 fine")
-    screenshot(page, "history-fine-under-bobs-turn")
+    both_schemes(page, "truth-history-fine-under-bobs-turn")
 
 
 def _deadline_game(live_server, new_api_game):
@@ -135,7 +135,7 @@ def test_the_end_on_the_bankers_phone_shows_the_scores_and_a_40px_link_to_the_st
             link = page.locator("#story-link")
             expect(link).to_be_visible()
             assert link.bounding_box()["height"] >= 40
-            screenshot(page, f"end-banker-{scheme}")
+            screenshot(page, f"truth-end-banker-{scheme}")
         finally:
             context.close()
 
@@ -161,7 +161,7 @@ def test_the_end_on_a_players_phone_shows_the_standings_and_a_40px_link_to_the_s
             link.tap()
             expect(bob.locator("#outcome")).to_contain_text("Scored at the agreed deadline")
             bob.go_back()
-            screenshot(bob, f"end-player-{scheme}")
+            screenshot(bob, f"truth-end-player-{scheme}")
         finally:
             context.close()
 
@@ -180,6 +180,8 @@ def test_a_win_by_bankruptcy_shows_the_standings_on_every_phone(live_server, pho
     ann.goto(created["players"][0]["join_url"])
     expect(ann.locator("#standings #standing-p2")).to_contain_text("(won)")
     expect(ann.locator("#story-link")).to_be_visible()
+    both_schemes(ann, "truth-end-won-player")
+    both_schemes(banker, "truth-end-won-banker")
 
 
 def test_the_final_round_is_said_on_every_screen_and_no_roll_is_promised_that_will_not_come(
@@ -196,12 +198,13 @@ def test_the_final_round_is_said_on_every_screen_and_no_roll_is_promised_that_wi
     context = browser.new_context(
         viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
     )
+    screen = browser.new_context(viewport={"width": 1920, "height": 1080})  # the big screen
     try:
         banker = _banker(context, created)
         phones = [context.new_page() for _ in created["players"]]
         for page, p in zip(phones, created["players"], strict=True):
             page.goto(p["join_url"])
-        big = context.new_page()
+        big = screen.new_page()
         big.goto(created["display_url"])
         for page in [banker, *phones]:
             expect(page.locator("#phase")).to_contain_text("Time is called")
@@ -211,7 +214,39 @@ def test_the_final_round_is_said_on_every_screen_and_no_roll_is_promised_that_wi
             text = page.locator("body").inner_text()
             assert "Ann rolls" not in text and "Then Ann" not in text, text
             assert "rolls next" not in text, text
-        screenshot(banker, "final-round-banker")
-        screenshot(phones[1], "final-round-bob")
+        both_schemes(banker, "truth-final-round-banker")
+        both_schemes(phones[1], "truth-final-round-player")
+        both_schemes(big, "truth-final-round-display")
     finally:
         context.close()
+        screen.close()
+
+
+def test_with_private_cash_a_players_phone_states_no_one_elses_cash(
+    live_server, phone, new_api_game
+):
+    created = new_api_game(["Ann", "Bob", "Cat"], options={"private_cash": True})
+    g = played(live_server, created)
+    g.start("p1")
+    g.deeds_by_rolls(("baltic-avenue", "p1"))  # something for Bob to ask Ann for
+    bob = phone.new_page()
+    bob.goto(created["players"][1]["join_url"])
+    bob.get_by_role("link", name="Offer a trade").tap()
+    expect(bob.locator("#trade-to")).to_have_value("p1")
+    bob.locator("#receive-baltic-avenue").check()
+    bob.locator("#receive-cash").tap()
+    bob.locator("#receive-cash").press_sequentially("2000")
+    expect(bob.locator("#trade-why")).to_have_text(
+        "Ann does not have the 2000 in cash this trade hands over.", timeout=1000
+    )
+    both_schemes(bob, "truth-private-refusal")
+    bob.get_by_role("link", name="Cancel").tap()
+    g.pass_to("p1")
+    g.adjust_to("p1", 150)
+    g.land("p1", 4)  # Income Tax, 200: Ann cannot pay
+    lately = bob.locator("section.events")
+    expect(lately).to_contain_text("Ann cannot pay 200 to the Bank", timeout=3000)
+    expect(lately).to_contain_text("from their cash: a debt until raised or bankrupt.")
+    for private in ("150", "1440", "1,440"):  # Ann's cash now and after Baltic Avenue
+        expect(bob.locator("#table-view")).not_to_contain_text(private)
+    both_schemes(bob, "truth-private-lately")
