@@ -190,13 +190,16 @@ COMMANDS: dict[str, Handler] = {
 assert set(COMMANDS) == set(schema.COMMANDS)
 
 
-def apply(state: dict, command: dict) -> tuple[dict, list[dict]]:
+def apply(state: dict, command: dict, seat: str | None = None) -> tuple[dict, list[dict]]:
     """Apply one command; the new state (version + 1) and the events it produced.
 
-    Its shape is checked first (BadCommand, 400, whatever the state), then the rules.
+    Its shape is checked first (BadCommand, 400, whatever the state), then the rules. `seat`,
+    who sends it (a player's id, "banker"; None: unknown), only chooses the words of what it
+    did (an offer withdrawn by its maker, declined by anyone else), never what it does.
     """
     state = upgrade(state)
     c = schema.read(state, command)
+    c["by"] = seat
     refusal = gate_refusal(state, c)
     if refusal:
         raise refusal

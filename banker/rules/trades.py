@@ -227,7 +227,11 @@ def cmd_accept_trade(s: dict, events: list, c: dict) -> None:
 
 def cmd_decline_trade(s: dict, events: list, c: dict) -> None:
     def said(o: dict) -> str:
-        return f"The offer is off (declined or withdrawn): {describe_deal(s, o)}."
+        if c.get("by") == o["from"]:
+            return f"{name(s, o['from'])} withdrew their offer to {name(s, o['to'])}: " + (
+                f"{describe_deal(s, o)}."
+            )
+        return f"{name(s, o['to'])} declined {name(s, o['from'])}'s offer: {describe_deal(s, o)}."
 
     _answer_offer(s, events, c, "trade_declined", said)
 

@@ -266,6 +266,7 @@ class Store(Database, TokenIndex, Reads):
         expected_version: int | None = None,
         authorize: Callable[[dict], None] | None = None,
         key_scope: str = "",
+        seat: str | None = None,
     ) -> Answer:
         """Apply one command to a game and record it; return the answer for the API.
 
@@ -276,8 +277,9 @@ class Store(Database, TokenIndex, Reads):
         key_scope(token)) is returned as it was if the command and its `expected_version` are
         the same (the same JSON value: key order and spacing do not count), else KeyReused
         (422); a stale `expected_version` raises VersionConflict; the core applies the command
-        (its refusals pass through). Only then is anything written, all in one transaction:
-        only accepted commands' answers are remembered. After any exception nothing changed.
+        (its refusals pass through; `seat`, who sends it, for its words: rules.apply). Only
+        then is anything written, all in one transaction: only accepted commands' answers are
+        remembered. After any exception nothing changed.
         """
         game = self._game(game_id)
         keyed = (idempotency_key, key_scope, expected_version)
@@ -296,7 +298,7 @@ class Store(Database, TokenIndex, Reads):
             undo = isinstance(command, dict) and command.get("type") == "undo"
             if undo and log.needs_replay(state):
                 state = game.state = self._full_state(game_id, state)
-            new_state, events = rules.apply(state, command)
+            new_state, events = rules.apply(state, command, seat)
             answer = self._record(game, game_id, command, state, new_state, events, keyed)
             # Only a committed command becomes the current state.
             game.state = new_state

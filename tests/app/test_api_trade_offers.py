@@ -93,7 +93,13 @@ def test_either_side_declines_or_withdraws_and_no_one_else(owned):
     first, second = offers(owned)
     refused_403(owned, {"type": "decline_trade", "offer": first["id"]}, owned.tokens["p3"])
     owned.do({"type": "decline_trade", "offer": first["id"]}, token=owned.tokens["p2"])
+    assert [e["text"] for e in owned.events] == [
+        "Bob declined Ann's offer: Ann gives Baltic Avenue to Bob for 50."
+    ]
     owned.do({"type": "decline_trade", "offer": second["id"]}, token=owned.tokens["p1"])
+    assert [e["text"] for e in owned.events] == [
+        "Ann withdrew their offer to Bob: Ann gives Baltic Avenue to Bob for 70."
+    ]
     assert offers(owned) == []
     assert owned.state["properties"]["baltic-avenue"]["owner"] == "p1"
 

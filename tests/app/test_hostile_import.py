@@ -54,9 +54,9 @@ def applied(monkeypatch):
     calls = []
     real = snapshot.rules.apply
 
-    def counting(state, command):
+    def counting(state, command, seat=None):
         calls.append(command)
-        return real(state, command)
+        return real(state, command, seat)
 
     monkeypatch.setattr(snapshot.rules, "apply", counting)
     return calls

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from banker.rules import new_game, trade_refusal
+from banker.rules import apply, new_game, trade_refusal
 
 from .holdings_helpers import DomainError, deed, jail_cards, pending, started, trade
 
@@ -83,10 +83,25 @@ def test_declining_removes_the_offer_and_from_may_withdraw_it_the_same_way():
     g.do(**propose(**VERMONT_FOR_150))
     g.do(type="decline_trade", offer="o1")
     assert g.pending == pending()
-    assert g.texts() == [
-        "The offer is off (declined or withdrawn): Ann gives Vermont Avenue to Bob for 150."
-    ]
+    assert g.texts() == ["Bob declined Ann's offer: Ann gives Vermont Avenue to Bob for 150."]
     assert g.cashes() == {"p1": 1500, "p2": 1500, "p3": 1500}
+
+
+def test_an_offer_its_maker_takes_back_is_said_withdrawn_anyone_elses_no_declined():
+    g = game_with_vermont()
+    g.do(**propose(**VERMONT_FOR_150))
+    said = {}
+    for seat in ("p1", "p2", "banker", None):
+        after, events = apply(g.state, {"type": "decline_trade", "offer": "o1"}, seat)
+        said[seat] = [e["text"] for e in events]
+        assert after["pending"] == pending()  # whoever sends it, it does the same
+    deal = "Ann gives Vermont Avenue to Bob for 150."
+    assert said == {
+        "p1": [f"Ann withdrew their offer to Bob: {deal}"],
+        "p2": [f"Bob declined Ann's offer: {deal}"],
+        "banker": [f"Bob declined Ann's offer: {deal}"],  # the Banker's table: "Decline"
+        None: [f"Bob declined Ann's offer: {deal}"],
+    }
 
 
 def test_an_offer_id_that_is_not_open_is_refused_by_the_rules():

@@ -72,6 +72,7 @@ def run_command(store, game_id: str, token: str, caller: str, command: dict, key
             expected_version=expected_version,
             authorize=authorize,
             key_scope=key_scope(token),
+            seat=caller,
         )
     except Refusal as e:  # the core's message as this seat is told it (private_cash)
         if e.cash_of is None:

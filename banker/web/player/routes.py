@@ -182,6 +182,7 @@ def _run(token: str, game_id: str, player_id: str, command: dict, key: str):
             idempotency_key=f"join:{key}" if 8 <= len(key) <= MAX_KEY else None,
             authorize=authorize,
             key_scope=key_scope(token),
+            seat=player_id,
         )
     except Refusal as e:  # Refused, the core's and the store's (as this player is told it)
         return None, refusal_for(store.state(game_id), player_id, e)

@@ -319,6 +319,7 @@ def act(game_id: str, state: dict):
             command,
             idempotency_key=forms.idempotency_key(form),
             expected_version=forms.expected_version(form),
+            seat="banker",
         )
         said = " ".join(e["text"] for e in answer.body["events"])
     except VersionConflict:
