@@ -578,7 +578,7 @@ def test_a_building_auction_is_offered_only_when_the_bank_is_really_short(game):
     state["bank"]["houses"] = 12
     assert [s["kind"] for s in building_shortage(state)] == ["house"]
     text = building_shortage(state)[0]["text"]
-    assert text == "The Bank has 12 houses; Ann and Bob could place 16."
+    assert text == "The Bank has 12 houses; Ann and Bob could place 16 houses between them."
     state["properties"]["baltic-avenue"]["mortgaged"] = True  # Bob can no longer build
     assert building_shortage(state) == []  # one builder alone buys at the price
 

@@ -188,7 +188,8 @@ def building_shortage(state: dict) -> list[dict]:
             out.append(
                 {
                     "kind": kind,
-                    "text": f"The Bank has {counted(bank, kind)}; {who} could place {want}.",
+                    "text": f"The Bank has {counted(bank, kind)}; {who} could place "
+                    f"{counted(want, kind)} between them.",
                 }
             )
     return out
