@@ -350,6 +350,20 @@ def _check_sequence(commands: list, events: list, recorded: dict) -> None:
             )
 
 
+def _as_recorded(state: dict, command: dict, recorded: list[dict]) -> tuple[dict, list[dict]]:
+    """rules.apply as the log recorded it. A snapshot does not say who sent a command; only
+    its words depend on that (rules.apply's seat: an offer withdrawn by its maker, declined by
+    anyone else), so the maker's words are tried where the others' are not the ones recorded."""
+    new, made = rules.apply(state, command)
+    if command.get("type") == "decline_trade" and made and recorded:
+        if made[0]["text"] != recorded[0].get("text"):
+            offers = state["pending"]["trade_offers"]
+            offer = next((o for o in offers if o["id"] == command.get("offer")), None)
+            if offer is not None:
+                new, made = rules.apply(state, command, offer["from"])
+    return new, made
+
+
 def _bounded_replay(state: dict, commands: list, events: list) -> tuple[list[dict], set[int], dict]:
     """Replay the log through the core, comparing each command's events with the recorded ones
     as it goes (a forged log stops at its first forged command) within MAX_REPLAY_SECONDS of
@@ -368,7 +382,7 @@ def _bounded_replay(state: dict, commands: list, events: list) -> tuple[list[dic
                 "snapshot_too_costly",
             )
         try:
-            state, made = rules.apply(state, entry["command"])
+            state, made = _as_recorded(state, entry["command"], events[at : at + 1])
         except rules.DomainError as e:  # BadCommand too
             kind = str(entry["command"].get("type"))[:40]
             raise _refused(

@@ -125,3 +125,27 @@ def test_a_proposal_trade_would_refuse_is_the_rules_422(owned):
     r = owned.send(bad, token=owned.tokens["p1"])
     assert r.status_code == 422
     assert offers(owned) == []
+
+
+def test_a_snapshot_resumes_an_offer_withdrawn_and_one_declined_in_their_own_words(owned):
+    """A snapshot does not say who sent a command: its replay finds the words it recorded."""
+    owned.do(deal(), token=owned.tokens["p1"])
+    owned.do(deal(), token=owned.tokens["p1"])
+    first, second = offers(owned)
+    owned.do({"type": "decline_trade", "offer": first["id"]}, token=owned.tokens["p1"])
+    owned.do({"type": "decline_trade", "offer": second["id"]}, token=owned.tokens["p2"])
+    client = owned.table.client
+    doc = client.get(f"/api/v1/games/{owned.id}/snapshot", headers=owned.auth()).get_json()
+    r = client.post("/api/v1/games/import", json=doc)
+    assert r.status_code == 201, r.get_json()
+    resumed = r.get_json()
+    history = client.get(
+        f"/api/v1/games/{resumed['game_id']}/events",
+        headers={"Authorization": f"Bearer {resumed['banker_token']}"},
+    ).get_json()
+    texts = [e["text"] for e in history]
+    deal_said = "Ann gives Baltic Avenue to Bob for 50."
+    assert texts[-2:] == [
+        f"Ann withdrew their offer to Bob: {deal_said}",
+        f"Bob declined Ann's offer: {deal_said}",
+    ]

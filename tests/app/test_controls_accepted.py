@@ -94,10 +94,12 @@ def page_forms(html: str) -> list[dict]:
     return parser.forms
 
 
-def as_sent(state: dict, form: dict, button: dict) -> MultiDict | None:
-    """The form and its button as a person sends them: what is typed filled with a value the
-    core allows (a bid one above the high bid, a correction of 1 with a reason), a choice made
-    in each radio group; None for a trade being put together (its deal is the person's)."""
+def as_sent(state: dict, form: dict, button: dict) -> list[MultiDict]:
+    """The form and its button as a person may send them: what is typed filled with a value
+    the core allows (a bid one above the high bid, a correction of 1 with a reason), one of
+    each choice of its radio groups (a control is a promise if some choice is accepted: Take
+    to the Bank from a player with cash); [] for a trade being put together (its deal is the
+    person's)."""
     data = MultiDict(form["fields"])
     if button["name"]:
         data[button["name"]] = button["value"]
@@ -113,11 +115,12 @@ def as_sent(state: dict, form: dict, button: dict) -> MultiDict | None:
         elif name == "reason":
             data[name] = "a check"
         elif not name.endswith("_cash"):
-            return None
+            return []
+    sent = [data]
     for name, values in form["radios"].items():
         if name not in data:
-            data[name] = values[0]
-    return data
+            sent = [MultiDict({**d.to_dict(flat=False), name: [v]}) for d in sent for v in values]
+    return sent
 
 
 def refused_controls(html: str, state: dict, seat: str) -> list[tuple]:
@@ -130,28 +133,31 @@ def refused_controls(html: str, state: dict, seat: str) -> list[tuple]:
         for button in form["buttons"]:
             if button["disabled"]:
                 continue
-            data = as_sent(state, form, button)
-            if data is None:
-                continue
             text = " ".join(button["text"].split())
-            try:
-                if seat == "banker":
-                    command = forms.command_from(data)
-                else:  # as the player's page reads it (a trade offer is from them)
-                    command = player_command(data, seat)
-            except forms.FormError as e:  # a control that cannot even be read
-                refused.append((text, dict(data), e.message))
-                continue
-            if seat != "banker":
-                why = player_refusal(state, seat, command)
-                if why:
-                    refused.append((text, command, why))
-                    continue
-            try:
-                apply(state, command)
-            except Refusal as e:
-                refused.append((text, command, e.message))
+            said = [_refusal(state, seat, data) for data in as_sent(state, form, button)]
+            if said and all(said):
+                refused.append((text, *said[0]))
     return refused
+
+
+def _refusal(state: dict, seat: str, data: MultiDict) -> tuple | None:
+    """(command, sentence) if the form as sent would be refused, else None."""
+    try:
+        if seat == "banker":
+            command = forms.command_from(data)
+        else:  # as the player's page reads it (a trade offer is from them)
+            command = player_command(data, seat)
+    except forms.FormError as e:  # a control that cannot even be read
+        return dict(data), e.message
+    if seat != "banker":
+        why = player_refusal(state, seat, command)
+        if why:
+            return command, why
+    try:
+        apply(state, command)
+    except Refusal as e:
+        return command, e.message
+    return None
 
 
 def _offer_or_time(state: dict, rng: random.Random) -> dict | None:
