@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import random
 import re
-from html.parser import HTMLParser
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -24,6 +23,7 @@ from banker.rules import Refusal, apply, player_refusal
 from banker.rules.board import COLOR_GROUPS, GROUPS
 from banker.web.common import forms
 from banker.web.player.routes import player_command
+from tests.page_forms import as_sent, commands_buttons, forms_of
 from tests.plays import a_plausible_command
 
 SETTINGS = settings(
@@ -35,106 +35,20 @@ SETTINGS = settings(
 COMMAND_ACTION = re.compile(r"/(games/\w+/act|join/[^/]+/(act|claim))$")
 
 
-class _Forms(HTMLParser):
-    """Every form of a page as a browser would send it: its action and method, its fields
-    (checked boxes, selected options, typed values), the names of its typed inputs and of its
-    radio groups, and its submit buttons."""
-
-    def __init__(self):
-        super().__init__(convert_charrefs=True)
-        self.forms: list[dict] = []
-        self._form = self._select = self._button = None
-
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        if tag == "form":
-            self._form = {"action": a.get("action", ""), "method": a.get("method", "get"),
-                          "fields": [], "typed": [], "radios": {}, "buttons": []}  # fmt: skip
-            self.forms.append(self._form)
-        elif self._form is None:
-            return
-        elif tag == "select" and a.get("name"):
-            self._select = [a["name"], None]
-        elif tag == "option" and self._select is not None:
-            if self._select[1] is None or "selected" in a:
-                self._select[1] = a.get("value", "")
-        elif tag in ("input", "textarea") and a.get("name") and a.get("type") != "file":
-            kind = a.get("type", "text")
-            if kind == "radio":
-                self._form["radios"].setdefault(a["name"], []).append(a.get("value", ""))
-            if kind in ("checkbox", "radio") and "checked" not in a:
-                return
-            if kind not in ("hidden", "checkbox", "radio"):
-                self._form["typed"].append(a["name"])
-            self._form["fields"].append((a["name"], a.get("value", "")))
-        elif tag == "button" and a.get("type", "submit") == "submit" and "hidden" not in a:
-            if a.get("formmethod") == "get":  # a redraw (Review), not a command
-                return
-            self._button = {"name": a.get("name"), "value": a.get("value", ""), "text": "",
-                            "disabled": "disabled" in a}  # fmt: skip
-            self._form["buttons"].append(self._button)
-
-    def handle_data(self, data):
-        if self._button is not None:
-            self._button["text"] += data
-
-    def handle_endtag(self, tag):
-        if tag == "select" and self._select is not None and self._form is not None:
-            self._form["fields"].append(tuple(self._select))
-            self._select = None
-        elif tag == "button":
-            self._button = None
-        elif tag == "form":
-            self._form = None
-
-
-def page_forms(html: str) -> list[dict]:
-    parser = _Forms()
-    parser.feed(html)
-    return parser.forms
-
-
-def as_sent(state: dict, form: dict, button: dict) -> list[MultiDict]:
-    """The form and its button as a person may send them: what is typed filled with a value
-    the core allows (a bid one above the high bid, a correction of 1 with a reason), one of
-    each choice of its radio groups (a control is a promise if some choice is accepted: Take
-    to the Bank from a player with cash); [] for a trade being put together (its deal is the
-    person's)."""
-    data = MultiDict(form["fields"])
-    if button["name"]:
-        data[button["name"]] = button["value"]
-    if form["action"].endswith("/claim"):
-        data["type"] = "claim_rent"
-    kind = data.get("type")
-    for name in form["typed"]:
-        if name == "amount" and kind == "bid":
-            a = state["pending"]["auction"]
-            data[name] = str(a["high_bid"] + 1 if a["high_bidder"] else 10)
-        elif name == "amount" and kind == "adjust":
-            data[name] = "1"
-        elif name == "reason":
-            data[name] = "a check"
-        elif not name.endswith("_cash"):
-            return []
-    sent = [data]
-    for name, values in form["radios"].items():
-        if name not in data:
-            sent = [MultiDict({**d.to_dict(flat=False), name: [v]}) for d in sent for v in values]
-    return sent
-
-
 def refused_controls(html: str, state: dict, seat: str) -> list[tuple]:
     """Every active control of a page that the core (or the seat's permission) would refuse:
     [(button, command, sentence)]."""
     refused = []
-    for form in page_forms(html):
+    for form in forms_of(html):
         if form["method"] != "post" or not COMMAND_ACTION.search(form["action"]):
             continue
-        for button in form["buttons"]:
+        for button in commands_buttons(form):
             if button["disabled"]:
                 continue
             text = " ".join(button["text"].split())
-            said = [_refusal(state, seat, data) for data in as_sent(state, form, button)]
+            said = [
+                _refusal(state, seat, data) for data in as_sent(state, form, button, form["typed"])
+            ]
             if said and all(said):
                 refused.append((text, *said[0]))
     return refused

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import gzip
 import re
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 from werkzeug.datastructures import MultiDict
+
+from tests.page_forms import forms_of
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFLICT = (
@@ -21,58 +22,6 @@ CONFLICT = (
     "now; tap again if it is still wanted."
 )
 HTMX = {"HX-Request": "true"}
-
-
-class _Forms(HTMLParser):
-    """Every form of a page: its action, method, fields and submit buttons."""
-
-    def __init__(self):
-        super().__init__(convert_charrefs=True)
-        self.forms: list[dict] = []
-        self._form = None
-        self._button = None
-        self._select = None
-
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        if tag == "form":
-            self._form = {"action": a.get("action"), "method": a.get("method", "get"),
-                          "fields": [], "buttons": []}  # fmt: skip
-            self.forms.append(self._form)
-        elif self._form is None:
-            return
-        elif tag == "select" and a.get("name"):
-            self._select = [a["name"], None]
-        elif tag == "option" and self._select is not None:
-            if self._select[1] is None or "selected" in a:
-                self._select[1] = a.get("value", "")
-        elif tag in ("input", "textarea") and a.get("name"):
-            if a.get("type") in ("checkbox", "radio") and "checked" not in a:
-                return
-            self._form["fields"].append((a["name"], a.get("value", "")))
-        elif tag == "button":
-            self._button = {"name": a.get("name"), "value": a.get("value", ""), "text": "",
-                            "disabled": "disabled" in a}  # fmt: skip
-            self._form["buttons"].append(self._button)
-
-    def handle_data(self, data):
-        if self._button is not None:
-            self._button["text"] += data
-
-    def handle_endtag(self, tag):
-        if tag == "select" and self._select is not None and self._form is not None:
-            self._form["fields"].append(tuple(self._select))
-            self._select = None
-        elif tag == "button":
-            self._button = None
-        elif tag == "form":
-            self._form = None
-
-
-def forms_of(html: str) -> list[dict]:
-    parser = _Forms()
-    parser.feed(html)
-    return parser.forms
 
 
 def find_button(html: str, text: str) -> tuple[dict, dict]:
@@ -174,7 +123,8 @@ def test_a_roll_takes_two_plain_form_posts_and_a_purchase_one(client, game, bank
     # The first die is a GET (the pad remembers it), the second posts the roll.
     form, button = find_button(banker.page(), "1")
     assert form["method"] == "get" and button == {"name": "d1", "value": "1", "text": "1",
-                                                  "disabled": False}  # fmt: skip
+                                                  "type": "submit", "formmethod": None,
+                                                  "hidden": False, "disabled": False}  # fmt: skip
     r = banker.press("2", path="?d1=1")
     assert r.status_code == 303 and r.headers["Location"] == f"/games/{game.id}"
     state = game.state
@@ -730,6 +680,24 @@ def test_stopping_early_is_confirmed_then_shows_standings_unranked_and_undo_take
     )
     assert banker.press(undo, path="/history").status_code == 303
     assert game.state["status"] == "playing"
+
+
+def test_after_the_final_round_a_stop_opened_by_its_address_is_disabled_with_the_reason(
+    new_game, client
+):
+    g = new_game(["Ann", "Bob"], options={"deadline": True})
+    banker = Banker(client, g)
+    g.do({"type": "start", "first": "p1"})
+    g.do({"type": "roll", "player": "p1", "dice": [1, 2]})
+    g.do({"type": "buy"})  # Ann: Baltic Avenue
+    g.do({"type": "call_time"})
+    g.do({"type": "roll", "player": "p2", "dice": [1, 2]})  # Bob on Baltic: the round is over
+    form, button = find_button(banker.page("?confirm=stop"), "Yes: stop the game unfinished")
+    assert button["disabled"] is True
+    assert (
+        "The final round is over: only the open rent claims (and any debt they create) are "
+        "settled now, or the Banker scores the game."
+    ) in text_of(banker.page("?confirm=stop"))
 
 
 def test_the_final_round_over_shows_the_waiting_claims_and_score_now(new_game, client):

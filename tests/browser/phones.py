@@ -22,12 +22,12 @@ import re
 import time
 
 from playwright.sync_api import Error as PlaywrightError
-from werkzeug.datastructures import MultiDict
 
 from banker.rules import Refusal, apply, player_refusal, view_for
 from banker.rules.board import DEEDS, SPACES
 from banker.web.common import forms
 from banker.web.common.present import money, where
+from tests.page_forms import as_sent
 
 PHONE = {
     "viewport": {"width": 390, "height": 844},
@@ -448,29 +448,6 @@ def _display_figures(seat, shown, state, at):
 _COMMAND_PATHS = (re.compile(r"/games/\w+/act$"), re.compile(r"/join/[^/]+/(act|claim)$"))
 
 
-def _filled(state: dict, form: dict, data: MultiDict) -> MultiDict | None:
-    """The form as a person would send it: what is typed (whatever it holds now, even half
-    typed) filled with a value the core allows, a choice made; None when what it needs cannot
-    be guessed. A trade's amounts are kept as typed."""
-    kind = data.get("type")
-    for name in form["blanks"]:
-        if name == "amount" and kind == "bid":
-            a = state["pending"]["auction"]
-            data[name] = str(a["high_bid"] + 1 if a["high_bidder"] else 10)
-        elif name == "amount" and kind == "adjust":
-            data[name] = "1"
-        elif name == "reason":
-            data[name] = "a check"
-        elif name.endswith("_cash"):
-            continue
-        else:
-            return None
-    for name, values in form["radios"].items():
-        if name not in data:
-            data[name] = values[0]
-    return data
-
-
 def _controls(seat, shown, state, at):
     for form in shown["forms"]:
         if form["method"] != "post" or not any(p.search(form["action"]) for p in _COMMAND_PATHS):
@@ -478,24 +455,26 @@ def _controls(seat, shown, state, at):
         for button in form["buttons"]:
             if button["disabled"]:
                 continue
-            data = MultiDict(form["fields"])
-            if button["name"]:
-                data[button["name"]] = button["value"]
-            if form["action"].endswith("/claim"):
-                data["type"] = "claim_rent"
-            data = _filled(state, form, data)
-            if data is None:
-                continue
-            what = (at, button["text"])
-            types = forms.TYPES if seat.kind == "banker" else forms.TYPES | {"propose_trade"}
-            command = forms.command_from(data, types)
-            if seat.kind == "player":
-                refusal = player_refusal(state, seat.who, command)
-                assert refusal is None, (what, command, refusal)
-            try:
-                apply(state, command)
-            except Refusal as e:
-                raise AssertionError((what, command, e.message)) from None
+            # What is typed is kept as it is (even half typed); the blanks are filled.
+            said = [
+                _refused(seat, state, data) for data in as_sent(state, form, button, form["blanks"])
+            ]
+            assert not said or not all(said), ((at, button["text"]), *said[0])
+
+
+def _refused(seat, state, data) -> tuple | None:
+    """(command, sentence) if the form as sent would be refused to this seat, else None."""
+    types = forms.TYPES if seat.kind == "banker" else forms.TYPES | {"propose_trade"}
+    command = forms.command_from(data, types)
+    if seat.kind == "player":
+        refusal = player_refusal(state, seat.who, command)
+        if refusal:
+            return command, refusal
+    try:
+        apply(state, command)
+    except Refusal as e:
+        return command, e.message
+    return None
 
 
 # -- the heading names who must act -----------------------------------------------------------
