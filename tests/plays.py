@@ -62,7 +62,9 @@ def a_plausible_command(state: dict, rng) -> dict:
         return {"type": kind, "property": rng.choice(owned)}
     if roll < 0.18:
         return {"type": "undo"}
-    mover = next(p for p in alive if p["id"] == turn["player"])
+    mover = next((p for p in alive if p["id"] == turn["player"]), None)
+    if mover is None:  # the final round is over: only the claims waiting, or the score
+        return {"type": "score_game"}
     if mover["in_jail"] and rng.random() < 0.3:
         return {"type": "pay_jail_fine", "player": mover["id"]}
     return {"type": "roll", "player": turn["player"], "dice": dice}

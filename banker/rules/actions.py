@@ -144,7 +144,7 @@ def _tradeable(s: dict, pid: str) -> list[tuple[str, str]]:
 
 def _deal(s: dict, frm: str, to: str) -> dict:
     """The smallest deal between two players that could change hands now: one thing of
-    either side, the first the rules accept (else the first of them, or nothing)."""
+    either side, the first the rules accept (else the first of them, or 1 in cash alone)."""
     nothing = {"cash": 0, "properties": [], "jail_cards": []}
     tries = [("give", x) for x in _tradeable(s, frm)] + [("receive", x) for x in _tradeable(s, to)]
     deals = []
@@ -154,8 +154,9 @@ def _deal(s: dict, frm: str, to: str) -> dict:
     for deal in deals:
         if trade_refusal(s, deal) is None:
             return deal
-    empty = {"from": frm, "to": to, "give": nothing, "receive": nothing, "unmortgage": []}
-    return deals[0] if deals else empty
+    # Nothing either could hand over: the rules' word for why cash alone cannot change hands.
+    cash = {"from": frm, "to": to, "give": {**nothing, "cash": 1}, "receive": nothing}
+    return deals[0] if deals else {**cash, "unmortgage": []}
 
 
 def _deals(s: dict, seat: str) -> list[dict]:

@@ -92,6 +92,19 @@ def test_an_eliminated_player_and_a_finished_game_offer_no_trade():
     assert [k for k, a in actions(g.state, "banker").items() if a["allowed"]] == ["undo"]
 
 
+def test_with_nothing_to_hand_over_a_trade_is_closed_because_cash_alone_cannot_change_hands():
+    """G0009: "loans between players … are not allowed": before anyone owns a deed or a card,
+    "Offer a trade" says so rather than "The trade exchanges nothing"."""
+    g = started()
+    for seat in ("p1", "banker"):
+        said = actions(g.state, seat)["propose_trade"]
+        assert said["allowed"] is False
+        assert said["why"] == (
+            "A trade must hand over a deed or a Get Out of Jail Free card: cash alone would be "
+            "a loan or a gift, which the rules do not allow."
+        )
+
+
 def test_the_display_may_send_nothing():
     g = started()
     said = actions(g.state, "display")
