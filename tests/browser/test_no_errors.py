@@ -39,7 +39,7 @@ class Watch:
             return
         # "Start the game" is answered 204 with HX-Redirect: htmx moves the page to the game
         # from the request's load event, and Chromium now and then reports the request as
-        # aborted by that navigation (seen once in five runs; the game is made, once).
+        # aborted by that navigation (seen once in five runs; the test goes on in the game made).
         if request.url.endswith("/games") and request.failure == "net::ERR_ABORTED":
             return
         self.problems.append(f"failed: {request.url} {request.failure}")
