@@ -631,16 +631,6 @@ def test_players_pages_say_the_final_round_is_over_while_claims_wait(new_game):
     assert kinds(page_of(g, "p1")) == set()
 
 
-def test_before_the_start_offer_a_trade_is_disabled_with_the_reason(new_game):
-    g = new_game(["Ann", "Bob"])
-    html = page_of(g, "p1")
-    assert re.search(r'<button type="button" disabled[^>]*>Offer a trade</button>', html)
-    assert (
-        '<p class="why" id="trade-closed-why">The game has not started yet: record who won the '
-        "opening roll first.</p>"
-    ) in html
-
-
 def test_a_stopped_game_shows_its_end_and_offers_nothing(owners):
     g = owners
     g.do({"type": "stop"})

@@ -180,9 +180,8 @@ def controls(state: dict, me: dict) -> dict:
         "live": live,
         # The trade form is not live: it shows before the start too, fetched fresh when opened.
         "trading": trading,
-        # Why an offer may not be made now (before the start, the deadline's cutoff…): the
-        # link is then disabled.
-        "trade_why": to_you(may.why("propose_trade"), me["name"]) if trading else None,
+        # Why an offer may not be made now (the deadline's cutoff…): the link is then disabled.
+        "trade_why": to_you(may.why("propose_trade"), me["name"]) if live else None,
         "offer": offer if mine else None,
         "offer_deed": DEEDS[offer["property"]].name if offer else None,
         "buy_why": to_you(may.why("buy"), me["name"]) if mine else None,
