@@ -93,20 +93,6 @@ def new_api_game(live_server):
     return make
 
 
-def phone_in_each_scheme(browser):
-    """A phone's browser context in light, then in dark: (scheme, context), each closed after
-    its turn."""
-    for scheme in ("light", "dark"):
-        context = browser.new_context(
-            viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True,
-            color_scheme=scheme,
-        )  # fmt: skip
-        try:
-            yield scheme, context
-        finally:
-            context.close()
-
-
 def new_page_game(page, live_server, names=("Ann", "Bob")) -> str:
     """Start a game as the Banker does, on the home page's form; its id (the page shows it)."""
     page.goto(live_server.url + "/")

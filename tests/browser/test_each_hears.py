@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import both_schemes, phone_in_each_scheme, played, screenshot
+from .conftest import both_schemes, played, screenshot
 
 expect = pytest.importorskip("playwright.sync_api").expect
 
@@ -77,14 +77,23 @@ def test_the_players_message_banner_never_covers_what_scrolls_under_it(
     g = played(live_server, created)
     g.start("p1")
     g.deeds_by_rolls(("baltic-avenue", "p1"), ("oriental-avenue", "p2"))
-    for scheme, context in phone_in_each_scheme(browser):
-        ann = context.new_page()
-        ann.goto(created["players"][0]["join_url"])
-        ann.get_by_role("button", name="Mortgage +30 on Baltic Avenue").tap()
-        expect(ann.locator("#said")).to_contain_text("mortgaged Baltic Avenue")
-        ann.mouse.wheel(0, 600)
-        ann.wait_for_timeout(100)
-        on_top = ann.evaluate("() => !!document.elementFromPoint(195, 20).closest('#said, #news')")
-        assert not on_top  # the banner scrolled away with the page
-        screenshot(ann, f"truth-banner-scrolled-{scheme}", full_page=False)
-        g.do(type="unmortgage", property="baltic-avenue")
+    for scheme in ("light", "dark"):
+        context = browser.new_context(
+            viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True,
+            color_scheme=scheme,
+        )  # fmt: skip
+        try:
+            ann = context.new_page()
+            ann.goto(created["players"][0]["join_url"])
+            ann.get_by_role("button", name="Mortgage +30 on Baltic Avenue").tap()
+            expect(ann.locator("#said")).to_contain_text("mortgaged Baltic Avenue")
+            ann.mouse.wheel(0, 600)
+            ann.wait_for_timeout(100)
+            on_top = ann.evaluate(
+                "() => !!document.elementFromPoint(195, 20).closest('#said, #news')"
+            )
+            assert not on_top  # the banner scrolled away with the page
+            screenshot(ann, f"truth-banner-scrolled-{scheme}", full_page=False)
+            g.do(type="unmortgage", property="baltic-avenue")
+        finally:
+            context.close()

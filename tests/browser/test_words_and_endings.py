@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from .conftest import both_schemes, phone_in_each_scheme, played, screenshot
+from .conftest import both_schemes, played, screenshot
 
 expect = pytest.importorskip("playwright.sync_api").expect
 
@@ -121,35 +121,49 @@ def test_the_end_on_the_bankers_phone_shows_the_scores_and_a_40px_link_to_the_st
     live_server, browser, new_api_game
 ):
     created, _ = _deadline_game(live_server, new_api_game)
-    for scheme, context in phone_in_each_scheme(browser):
-        page = _banker(context, created)
-        table = page.locator("#standings")
-        expect(table).to_contain_text("Scores at the agreed deadline")
-        expect(table.locator("#standing-p2")).to_contain_text("1,500")
-        expect(table.locator("#standing-p1")).to_contain_text("1,500")  # 1,440 + 60
-        link = page.locator("#story-link")
-        expect(link).to_be_visible()
-        assert link.bounding_box()["height"] >= 40
-        screenshot(page, f"truth-end-banker-{scheme}")
+    for scheme in ("light", "dark"):
+        context = browser.new_context(
+            viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True,
+            color_scheme=scheme,
+        )  # fmt: skip
+        try:
+            page = _banker(context, created)
+            table = page.locator("#standings")
+            expect(table).to_contain_text("Scores at the agreed deadline")
+            expect(table.locator("#standing-p2")).to_contain_text("1,500")
+            expect(table.locator("#standing-p1")).to_contain_text("1,500")  # 1,440 + 60
+            link = page.locator("#story-link")
+            expect(link).to_be_visible()
+            assert link.bounding_box()["height"] >= 40
+            screenshot(page, f"truth-end-banker-{scheme}")
+        finally:
+            context.close()
 
 
 def test_the_end_on_a_players_phone_shows_the_standings_and_a_40px_link_to_the_story(
     live_server, browser, new_api_game
 ):
     created, _ = _deadline_game(live_server, new_api_game)
-    for scheme, context in phone_in_each_scheme(browser):
-        bob = context.new_page()
-        bob.goto(created["players"][1]["join_url"])
-        table = bob.locator("#standings")
-        expect(table).to_contain_text("Scores at the agreed deadline")
-        expect(table.locator("#standing-p2")).to_contain_text("1,500")
-        link = bob.locator("#story-link")
-        expect(link).to_be_visible()
-        assert link.bounding_box()["height"] >= 40
-        link.tap()
-        expect(bob.locator("#outcome")).to_contain_text("Scored at the agreed deadline")
-        bob.go_back()
-        screenshot(bob, f"truth-end-player-{scheme}")
+    for scheme in ("light", "dark"):
+        context = browser.new_context(
+            viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True,
+            color_scheme=scheme,
+        )  # fmt: skip
+        try:
+            bob = context.new_page()
+            bob.goto(created["players"][1]["join_url"])
+            table = bob.locator("#standings")
+            expect(table).to_contain_text("Scores at the agreed deadline")
+            expect(table.locator("#standing-p2")).to_contain_text("1,500")
+            link = bob.locator("#story-link")
+            expect(link).to_be_visible()
+            assert link.bounding_box()["height"] >= 40
+            link.tap()
+            expect(bob.locator("#outcome")).to_contain_text("Scored at the agreed deadline")
+            bob.go_back()
+            screenshot(bob, f"truth-end-player-{scheme}")
+        finally:
+            context.close()
 
 
 def test_a_win_by_bankruptcy_shows_the_standings_on_every_phone(live_server, phone, new_api_game):
