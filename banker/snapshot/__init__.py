@@ -221,11 +221,6 @@ def _check_header(doc) -> str:
     _object(doc, "The snapshot", TOP_FIELDS, TOP_REQUIRED)
     if "exported_at" in doc:
         _time(doc["exported_at"], "exported_at")
-    if (version == 1) == ("banker_version" in doc):
-        raise _malformed(
-            "A snapshot names the release that saved it (banker_version) from format_version 2 "
-            f"on, and not before; this one is format_version {version}."
-        )
     return releases.saved_by(doc)
 
 

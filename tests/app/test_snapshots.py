@@ -301,8 +301,6 @@ MALFORMED = [
     ("format", "banker-backup", "not_a_snapshot", 'its "format" is not "banker-snapshot"'),
     ("format_version", 0, "unsupported_format_version", "format_version is 0"),
     ("format_version", "1", "unsupported_format_version", "reads format_version 1 to 2"),
-    ("format_version", 1, "bad_snapshot", "names the release that saved it"),
-    ("banker_version", DELETE, "bad_snapshot", "names the release that saved it"),
     ("banker_version", "latest", "bad_snapshot", "banker_version must name a release"),
     ("state", DELETE, "bad_snapshot", "lacks the field 'state'"),
     ("comment", "hi", "bad_snapshot", "unknown field 'comment'"),
