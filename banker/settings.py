@@ -63,154 +63,63 @@ def _data_home() -> Path:
     return Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
 
 
+# fmt: off
 SETTINGS: tuple[Setting, ...] = (
-    # -- where and how it serves: banker serve's options -----------------------------------
-    Setting(
-        "host",
-        "text",
-        "0.0.0.0",
-        "the address to listen on; `127.0.0.1` for this machine only (behind a proxy)",
-        flag="--host",
-        limit=False,
-    ),
-    Setting(
-        "port",
-        "int",
-        8000,
-        "the port to listen on; `0` picks a free one",
-        0,
-        65535,
-        flag="--port",
-        limit=False,
-        noun="a port",
-        give="give a number from 1 to 65535, or 0 for a free one.",
-    ),
-    Setting(
-        "db",
-        "path",
-        None,
-        "the SQLite file of all the games (`~` is your home folder)",
-        flag="--db",
-        limit=False,
-    ),
-    Setting(
-        "threads",
-        "int",
-        8,
-        "worker threads running the app's requests (pages, API, "
-        "commands); the pages' push streams need none",
-        1,
-        256,
-        flag="--threads",
-        limit=False,
-        noun="a number of worker threads",
-    ),
-    Setting(
-        "public_url",
-        "url",
-        None,
-        "the address the phones use, when it is not this "
-        "machine's own (a reverse proxy, a host name): the printed URL and the players' "
-        "links use it",
-        flag="--public-url",
-        limit=False,
-    ),
-    Setting(
-        "access_log",
-        "text",
-        None,
-        "a line per request to FILE (`-`: standard output), tokens left out",
-        flag="--access-log",
-        limit=False,
-    ),
-    # -- connections (banker.net.connection) -----------------------------------------------
+    # -- where and how it serves: banker serve's options -------------------------------------
+    Setting("host", "text", "0.0.0.0", "the address to listen on; `127.0.0.1` for this machine "
+            "only (behind a proxy)", flag="--host", limit=False),
+    Setting("port", "int", 8000, "the port to listen on; `0` picks a free one", 0, 65535,
+            flag="--port", limit=False, noun="a port",
+            give="give a number from 1 to 65535, or 0 for a free one."),
+    Setting("db", "path", None, "the SQLite file of all the games (`~` is your home folder)",
+            flag="--db", limit=False),
+    Setting("threads", "int", 8, "worker threads running the app's requests (pages, API, "
+            "commands); the pages' push streams need none", 1, 256, flag="--threads",
+            limit=False, noun="a number of worker threads"),
+    Setting("public_url", "url", None, "the address the phones use, when it is not this "
+            "machine's own (a reverse proxy, a host name): the printed URL and the players' "
+            "links use it", flag="--public-url", limit=False),
+    Setting("access_log", "text", None, "a line per request to FILE (`-`: standard output), "
+            "tokens left out", flag="--access-log", limit=False),
+    # -- connections (banker.net.connection, banker.net.site, banker.net.push) ----------------
     Setting("connections", "int", 10_000, "open connections, in all", 16, 1_000_000),
     Setting("per_address", "int", 256, "open connections of one client", 1, 1_000_000),
-    Setting(
-        "threads_per_client",
-        "int",
-        2,
-        "worker threads one client's requests may hold at "
-        "once (the others wait their turn on the event loop, holding no thread)",
-        1,
-        256,
-    ),
-    Setting(
-        "streams_per_client",
-        "int",
-        64,
-        "push streams of one client (behind the proxy too)",
-        1,
-        100_000,
-    ),
+    Setting("threads_per_client", "int", 2, "worker threads one client's requests may hold at "
+            "once (the others wait their turn on the event loop, holding no thread)", 1, 256),
+    Setting("streams_per_client", "int", 64, "push streams of one client (behind the proxy "
+            "too)", 1, 100_000),
     Setting("idle_seconds", "seconds", 5.0, "a connection that sends nothing", 1, 3600),
-    Setting("header_seconds", "seconds", 10.0, "a request's headers, from its first byte", 1, 3600),
-    Setting(
-        "body_seconds",
-        "seconds",
-        120.0,
-        "a request's body (read before any worker thread is given the request)",
-        1,
-        3600,
-    ),
-    Setting(
-        "write_seconds",
-        "seconds",
-        30.0,
-        "an answer the client does not read (no byte taken in that time)",
-        1,
-        3600,
-    ),
-    Setting(
-        "max_header_bytes",
-        "int",
-        32 * 1024,
-        "a request line and its headers, in bytes",
-        1024,
-        1024 * 1024,
-    ),
-    Setting(
-        "max_body",
-        "int",
-        6 * 1024 * 1024,
-        "a request's body, in bytes (a snapshot is at "
-        "most 5 MB; the app checks each route: 1 MB elsewhere)",
-        1024 * 1024,
-        256 * 1024 * 1024,
-    ),
+    Setting("header_seconds", "seconds", 10.0, "a request's headers, from its first byte",
+            1, 3600),
+    Setting("body_seconds", "seconds", 120.0, "a request's body (read before any worker "
+            "thread is given the request)", 1, 3600),
+    Setting("write_seconds", "seconds", 30.0, "an answer the client does not read (no byte "
+            "taken in that time)", 1, 3600),
+    Setting("max_header_bytes", "int", 32 * 1024, "a request line and its headers, in bytes",
+            1024, 1024 * 1024),
+    Setting("max_body", "int", 6 * 1024 * 1024, "a request's body, in bytes (a snapshot is at "
+            "most 5 MB; the app checks each route: 1 MB elsewhere)", 1024 * 1024,
+            256 * 1024 * 1024),
     Setting("heartbeat_seconds", "seconds", 20.0, "a push stream's keep-alive comment", 1, 300),
-    # -- what one client or token may do (banker.web.common.limits, rates) -----------------
-    Setting(
-        "commands_per_second", "number", 10.0, "commands of one token, after its burst", 0.1, 10_000
-    ),
+    # -- what one client or token may do (banker.web.common.limits, rates) -------------------
+    Setting("commands_per_second", "number", 10.0, "commands of one token, after its burst",
+            0.1, 10_000),
     Setting("command_burst", "int", 40, "commands of one token at once", 1, 100_000),
-    Setting("links_per_minute", "int", 10, "new links (`POST …/tokens`) of one token", 1, 10_000),
-    Setting("creates_per_minute", "int", 30, "games created or resumed by one client", 1, 100_000),
-    Setting(
-        "imports_per_hour",
-        "int",
-        20,
-        "snapshots resumed by one client (each may be 5 MB)",
-        1,
-        100_000,
-    ),
+    Setting("links_per_minute", "int", 10, "new links (`POST …/tokens`) of one token",
+            1, 10_000),
+    Setting("creates_per_minute", "int", 30, "games created or resumed by one client",
+            1, 100_000),
+    Setting("imports_per_hour", "int", 20, "snapshots resumed by one client (each may be "
+            "5 MB)", 1, 100_000),
     Setting("imports_at_once", "int", 1, "snapshot imports replaying at once", 1, 256),
     Setting("max_games", "int", 2000, "games stored", 1, 100_000_000),
     Setting("max_db_mb", "int", 1024, "the database's size, in MB", 1, 100_000_000),
-    Setting(
-        "limit_loopback",
-        "bool",
-        False,
-        "count this machine too against the per-client "
-        "limits (`1`; the tests' way to play a stranger)",
-    ),
-    Setting(
-        "local_networks",
-        "networks",
-        "127.0.0.0/8,::1/128",
-        "the addresses that are this machine (a proxy there is trusted for X-Forwarded-For)",
-    ),
+    Setting("limit_loopback", "bool", False, "count this machine too against the per-client "
+            "limits (`1`; the tests' way to play a stranger)"),
+    Setting("local_networks", "networks", "127.0.0.0/8,::1/128", "the addresses that are this "
+            "machine (a proxy there is trusted for X-Forwarded-For)"),
 )
+# fmt: on
 BY_NAME = {s.name: s for s in SETTINGS}
 
 

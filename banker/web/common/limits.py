@@ -109,6 +109,15 @@ def _refuse(status: int, code: str, message: str, retry_after: float | None = No
     return response
 
 
+def too_many(code: str, done: str, wait: float):
+    """429 `code`: "This device has <done>, the most allowed; try again in …"."""
+    later = (
+        f"{math.ceil(wait / 60)} minutes" if wait > 120 else f"{max(1, math.ceil(wait))} seconds"
+    )
+    said = f"This device has {done}, the most allowed; try again in {later}."
+    return _refuse(429, code, said, wait)
+
+
 refuse = _refuse  # (for banker.web.common.rates)
 
 
@@ -240,24 +249,13 @@ def _creation_refusal():
     if key is not None:
         wait = current_app.extensions["banker.limiter"].wait(key)
         if wait:
-            return _refuse(
-                429,
-                "too_many_games",
-                f"This device has made {config['CREATES_PER_MINUTE']} games in the last minute, "
-                f"the most allowed; try again in {max(1, math.ceil(wait))} seconds.",
-                wait,
-            )
+            made = f"made {config['CREATES_PER_MINUTE']} games in the last minute"
+            return too_many("too_many_games", made, wait)
         if request.endpoint in IMPORTING:
             wait = current_app.extensions["banker.imports_limiter"].wait(key)
             if wait:
-                return _refuse(
-                    429,
-                    "too_many_imports",
-                    f"This device has resumed {config['IMPORTS_PER_HOUR']} games from a file "
-                    f"in the last hour, the most allowed; try again in "
-                    f"{max(1, math.ceil(wait / 60))} minutes.",
-                    wait,
-                )
+                made = f"resumed {config['IMPORTS_PER_HOUR']} games from a file in the last hour"
+                return too_many("too_many_imports", made, wait)
 
     store = get_store()
     games = store.game_count()

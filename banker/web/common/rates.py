@@ -23,7 +23,7 @@ import time
 
 from flask import Flask, current_app, request
 
-from banker.web.common.limits import Limiter, client_key, refuse
+from banker.web.common.limits import Limiter, client_key, refuse, too_many
 from banker.web.common.seats import request_token
 
 COMMANDING = {"api.post_command", "table.act", "player.act", "player.claim"}
@@ -74,15 +74,8 @@ def _before():
     app = current_app._get_current_object()
     if request.endpoint in LINKING:
         seconds = app.extensions["banker.links"].wait(token)
-        if seconds:
-            return refuse(
-                429,
-                "too_many_links",
-                f"This device has made {app.config['LINKS_PER_MINUTE']} new links in the last "
-                f"minute, the most allowed; try again in {max(1, math.ceil(seconds))} seconds.",
-                seconds,
-            )
-        return None
+        made = f"made {app.config['LINKS_PER_MINUTE']} new links in the last minute"
+        return too_many("too_many_links", made, seconds) if seconds else None
     seconds = app.extensions["banker.rates"].wait(token)
     if not seconds:
         return None
