@@ -105,8 +105,6 @@ class Command:
             "required": ["type", *(f.name for f in self.fields if f.required)],
             "additionalProperties": False,  # 400 unknown_field (the API adds expected_version)
             "description": self.description,
-            # Who may send it (docs/api.md, "Who may send it"): a player only for themselves.
-            "x-sent-by": ["banker"] if self.banker_only else ["banker", "player"],
         }
 
 
