@@ -58,7 +58,10 @@ class Stream:
                 if not line or all(c in "0123456789abcdef" for c in line):
                     continue
                 name, _, value = line.partition(":")
-                fields[name or ":"] = value.strip()
+                value = value[1:] if value.startswith(" ") else value
+                if name == "data" and "data" in fields:  # a message of several lines
+                    value = fields["data"] + "\n" + value
+                fields[name or ":"] = value
             if fields:
                 out.append(fields)
         return out
