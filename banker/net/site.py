@@ -46,6 +46,7 @@ class Site:
         self.app, self.limits = app, limits
         self.pool = ThreadPoolExecutor(max_workers=max(1, threads), thread_name_prefix="banker")
         self.hub = push.Hub(app, limits, self.pool)
+        self.hub.environ = lambda scope: _environ(scope, io.BytesIO())  # a stream's request
         self.collector = Collector()
         self.turns: dict[str, _Turns] = {}  # each client's worker threads in use
         public = app.config.get("PUBLIC_URL") or ""
