@@ -257,7 +257,9 @@ class Store:
         return Answer(body, text, private=private)
 
     def import_snapshot(self, doc: dict) -> dict:
-        """Resume a snapshot as a new game with fresh tokens; the same answer as create_game.
+        """Resume a snapshot as a new game with fresh tokens; the answer of create_game, and
+        "events": what the import says of how it resumed ([{"type", "text"}]: a game an earlier
+        release's rules led elsewhere resumes as recorded, and says so).
 
         The snapshot is checked and replayed first (banker.snapshot.check); a refusal raises
         SnapshotRefused and nothing is stored. The new game carries the whole log: its
@@ -279,9 +281,10 @@ class Store:
                 events,
             )
 
-        return self.add_game(
+        created = self.add_game(
             game_id, checked.edition, checked.names, checked.options, checked.state, rows
         )
+        return {**created, "events": checked.notes}
 
 
 def _same_command(earlier, command, expected_version) -> bool:

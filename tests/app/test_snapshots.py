@@ -131,7 +131,8 @@ def test_an_imported_snapshot_is_a_new_game_in_exactly_that_state_with_fresh_tok
     r = import_snapshot(client, doc)
     assert r.status_code == 201, r.get_json()
     created = r.get_json()
-    assert list(created) == CREATED_FIELDS
+    assert list(created) == [*CREATED_FIELDS, "events"]
+    assert created["events"] == []  # nothing to say: it resumed as it was saved
     new_id = created["game_id"]
     assert new_id != played.id
     assert created["banker_url"] == (
@@ -329,9 +330,6 @@ NOT_REPRODUCED = [
     ("game.options", {"teams": True}, "game_refused", "exactly four names"),
     ("commands.1.command.player", "p2", "log_refused", "Command 2 of the log (roll) is refused"),
     ("commands.2.command", {"type": "sell"}, "log_refused", "Unknown command type 'sell'"),
-    ("commands.7.command.reason", "it slid", "log_mismatch", "is not what command 8 makes"),
-    ("events.2.text", "Ann bought Baltic Avenue for 6.", "log_mismatch", "events[2] is not"),
-    ("events.2.type", "gift", "log_mismatch", "events[2] is not what command 2 makes"),
     ("events.-1", DELETE, "log_mismatch", "The last event belongs to command 18, not to the last"),
     ("events.5.undone", True, "log_mismatch", "events[5].undone must be false"),
     ("state.players.0.cash", 1490, "state_mismatch", "state.players[0].cash (recorded 1490, "),
