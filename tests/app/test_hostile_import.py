@@ -90,7 +90,7 @@ def test_a_forged_command_in_a_long_log_is_refused_by_the_state_it_replays_to(cl
     commands = doc["commands"]
     last_bid = next(
         c
-        for c, after in zip(commands[40:], commands[41:])
+        for c, after in zip(commands[40:], commands[41:], strict=False)
         if c["command"]["type"] == "bid" and after["command"]["type"] == "close_auction"
     )
     last_bid["command"]["amount"] += 1  # a dollar more paid for a deed: the recorded state says not
