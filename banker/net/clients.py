@@ -63,8 +63,8 @@ def _local(address) -> bool:
 def forwarded_for(peer: str, header: str | None) -> str:
     """The client's address: `peer`, or the last entry of X-Forwarded-For (`header`) when the
     peer is a proxy on this machine (loopback): its address when it carries a port, else as it
-    is (cut to 64 characters; "unknown" when empty), a client to limit either way."""
-    if header is None or not is_loopback(peer):
+    is (cut to 64 characters), a client to limit either way."""
+    if not header or not header.strip() or not is_loopback(peer):  # no proxy said anything
         return peer
     last = header.rsplit(",", 1)[-1].strip()[:64]
     if _parse(last) is not None:
@@ -76,7 +76,7 @@ def forwarded_for(peer: str, header: str | None) -> str:
     parsed = _parse(bare) if bare else None
     if parsed is not None and not _local(parsed):
         return bare
-    return f"unreadable:{last or 'empty'}"
+    return f"unreadable:{last}"
 
 
 @lru_cache(maxsize=4096)
