@@ -52,23 +52,34 @@ def difference(recorded: dict, replayed: dict) -> str | None:
     return None
 
 
-def same_shape(recorded, replayed, path: str = "state") -> str | None:
-    """Where a recorded state is not shaped as this release's states are (a field missing or
-    added, a value of another type, other players or deeds), or None: a state resumed as
-    recorded must be one these rules can play on."""
-    if type(recorded) is not type(replayed) and not (recorded is None or replayed is None):
-        return path
-    if isinstance(recorded, dict):
-        if set(recorded) != set(replayed):
-            return f"{path}.{sorted(set(recorded) ^ set(replayed), key=str)[0]}"
-        for key, value in recorded.items():
-            if key == "_undo":
-                continue
-            where = same_shape(value, replayed[key], f"{path}.{key}")
-            if where:
-                return where
-    elif isinstance(recorded, list) and recorded and replayed:
-        return same_shape(recorded[0], replayed[0], f"{path}[0]")
+def same_shape(recorded: dict, replayed: dict) -> str | None:
+    """Where a recorded state is not shaped as this release's states are, or None: the same
+    fields at the top, in what is pending, the turn, the Bank and the options, in each player
+    and each deed, each holding a value of the same type (or null). A state resumed as recorded
+    must be one these rules can play on."""
+    if not isinstance(recorded, dict):
+        return "state"
+    parts = [("state", recorded, replayed)]
+    parts += [(f"state.{k}", recorded.get(k), replayed[k]) for k in
+              ("pending", "turn", "bank", "options")]  # fmt: skip
+    template = replayed["players"][0]
+    players = recorded.get("players")
+    if not isinstance(players, list) or not players:
+        return "state.players"
+    parts += [(f"state.players[{i}]", p, template) for i, p in enumerate(players)]
+    deeds = recorded.get("properties")
+    if not isinstance(deeds, dict) or set(deeds) != set(replayed["properties"]):
+        return "state.properties"
+    parts += [(f"state.properties.{d}", v, replayed["properties"][d]) for d, v in deeds.items()]
+    for path, mine, theirs in parts:
+        if not isinstance(mine, dict):
+            return path
+        if set(mine) != set(theirs):
+            return f"{path}.{sorted(set(mine) ^ set(theirs), key=str)[0]}"
+        for key, value in mine.items():
+            other = theirs[key]
+            if value is not None and other is not None and type(value) is not type(other):
+                return f"{path}.{key}"
     return None
 
 

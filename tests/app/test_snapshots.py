@@ -465,6 +465,25 @@ def test_the_paper_record_lists_what_is_still_open_and_partners(new_game, client
     assert "<li>The Banker is auctioning Baltic Avenue: high bid 30 by Ann &amp; Bob.</li>" in text
 
 
+def test_the_paper_record_carries_the_free_parking_pot_under_the_jackpot_house_rule(
+    new_game, client
+):
+    g = new_game(["Ann", "Bob"], options={"free_parking_jackpot": True})
+    g.do({"type": "start", "first": "p1"})
+    g.do({"type": "roll", "player": "p1", "dice": [1, 3]})  # Income Tax: 200 into the pot
+    assert g.state["bank"]["free_parking"] == 200
+    html = client.get(f"/games/{g.id}/pause?token={g.banker_token}").get_data(as_text=True)
+    text = " ".join(html.replace("\n", " ").split())
+    assert (
+        'Free Parking pot</dt><dd id="record-pot">200 in the middle of the board, for the next '
+        "player to stop on Free Parking (house rule)</dd>"
+    ) in text
+    # Without the house rule there is no pot to note.
+    plain = new_game(["Ann", "Bob"])
+    html = client.get(f"/games/{plain.id}/pause?token={plain.banker_token}").get_data(as_text=True)
+    assert "Free Parking pot" not in html
+
+
 def test_the_pause_page_and_the_file_need_the_banker_token_or_cookie(played, client):
     for path in (f"/games/{played.id}/pause", f"/games/{played.id}/snapshot.json"):
         assert client.get(path).status_code == 403
