@@ -18,11 +18,12 @@ from banker.store.answer import Answer
 from banker.store.database import Database, dumps, utc_now
 from banker.store.errors import KeyReused, SnapshotRefused, VersionConflict
 from banker.store.games import Games
-from banker.store.kept import KeptGame
+from banker.store.memory import GameInMemory
+from banker.store.migrations import LEGACY_SCOPE, NOT_RECORDED
 from banker.store.reads import Reads
 from banker.store.tokens import Tokens, new_secret, seat_changes
 
-KEPT_ANSWERS = 300  # the answers kept per game, for the latest keyed commands
+REMEMBERED_ANSWERS = 300  # per game: the answers of its latest keyed commands, for their replay
 
 # The parts' calls the app makes, offered on the Store as they are (store.role(...) is
 # store.tokens.role(...)): a thin facade, so that a caller needs only the Store.
@@ -56,7 +57,9 @@ class Store:
         self.games = Games(self.database)
         self.tokens = Tokens(self.database, self.games)
         self.reads = Reads(self.database, self.games, clock)
-        self.kept_answers = KEPT_ANSWERS  # per game: the answers of its latest keyed commands
+        self.remembered_answers = (
+            REMEMBERED_ANSWERS  # per game: the answers of its latest keyed commands
+        )
         self.path, self.watchers = self.database.path, self.games.watchers
         for part, calls in OFFERED.items():
             for call in calls:
@@ -106,7 +109,7 @@ class Store:
                 rows(db)
         tokens = {p["token"]: p["id"] for p in players}
         games = self.games
-        game = KeptGame(state, banker_token, tokens, display_token, load=games.loader(game_id),
+        game = GameInMemory(state, banker_token, tokens, display_token, load=games.loader(game_id),
                         base_version=base and base[0], loaded=games.state_loaded)  # fmt: skip
         games.add(game_id, game)
         return {
@@ -178,10 +181,13 @@ class Store:
         key, scope, expected_version = keyed
         earlier = None
         if key is not None:
+            # A key an earlier release stored before keys had scopes is the game's, whoever
+            # sends it again (LEGACY_SCOPE, migrations.py).
             earlier = self.database.one(
                 "select response, command, expected_version from commands "
-                "where game_id = ? and key_scope = ? and idempotency_key = ?",
-                [game_id, scope, key],
+                "where game_id = ? and key_scope in (?, ?) and idempotency_key = ? "
+                "order by key_scope = ? limit 1",
+                [game_id, scope, LEGACY_SCOPE, key, LEGACY_SCOPE],
             )
         same = earlier is not None and _same_command(earlier, command, expected_version)
         if authorize is not None:
@@ -230,7 +236,7 @@ class Store:
                  log.NO_ANSWER if key is None else text, at, None if key is None else expected),
             )  # fmt: skip
             if key is not None:
-                log.forget_old_answers(db, game_id, self.kept_answers)
+                log.forget_old_answers(db, game_id, self.remembered_answers)
             if starts:
                 log.keep_story_state(db, game_id, before)
             conn.executemany(log.INSERT_EVENT, log.event_rows(game_id, version, events, at))
@@ -257,7 +263,9 @@ class Store:
         return Answer(body, text, private=private)
 
     def import_snapshot(self, doc: dict) -> dict:
-        """Resume a snapshot as a new game with fresh tokens; the same answer as create_game.
+        """Resume a snapshot as a new game with fresh tokens; the answer of create_game, and
+        "events": what the import says of how it resumed ([{"type", "text"}]: a game an earlier
+        release's rules led elsewhere resumes as recorded, and says so).
 
         The snapshot is checked and replayed first (banker.snapshot.check); a refusal raises
         SnapshotRefused and nothing is stored. The new game carries the whole log: its
@@ -279,18 +287,22 @@ class Store:
                 events,
             )
 
-        return self.add_game(
+        created = self.add_game(
             game_id, checked.edition, checked.names, checked.options, checked.state, rows
         )
+        return {**created, "events": checked.notes}
 
 
 def _same_command(earlier, command, expected_version) -> bool:
     """Whether a keyed command's row holds this very command: the same JSON value once parsed
-    (key order and spacing do not count; 1, 1.0 and true do) and the same expected_version."""
+    (key order and spacing do not count; 1, 1.0 and true do) and the same expected_version
+    (unless the row was stored before expected_versions were: NOT_RECORDED)."""
 
     def canonical(value) -> str:
         return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
     stored = json.loads(earlier["command"])
     same = canonical(stored) == canonical(command)
+    if earlier["expected_version"] == NOT_RECORDED:  # stored before it was: any one
+        return same
     return same and earlier["expected_version"] == expected_version
