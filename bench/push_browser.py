@@ -59,10 +59,12 @@ STEPS = """(() => {
     if (Source) {
         window.EventSource = function (url, options) {
             const s = new Source(url, options);
-            s.addEventListener("message", () => {
+            const heard = () => {
                 window.__steps.event = window.__steps.event ||
                     performance.timeOrigin + performance.now();
-            });
+            };
+            s.addEventListener("message", heard);
+            s.addEventListener("swap", heard);
             return s;
         };
         window.EventSource.prototype = Source.prototype;
