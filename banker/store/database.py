@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator
@@ -15,16 +14,15 @@ from pathlib import Path
 
 import sqlite_utils
 
+from banker import settings
 from banker.store import migrations
 from banker.store.errors import DiskFull, is_disk_full
 
 
 def default_database_path() -> Path:
-    """$BANKER_DB, else banker.db in the user's data folder ($XDG_DATA_HOME or ~/.local/share)."""
-    if os.environ.get("BANKER_DB"):
-        return Path(os.environ["BANKER_DB"])
-    data_home = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
-    return Path(data_home) / "banker" / "banker.db"
+    """$BANKER_DB (`~` expanded), else banker.db in the user's data folder ($XDG_DATA_HOME or
+    ~/.local/share): banker.settings's `db` (SettingError for a `~user` it does not know)."""
+    return Path(settings.read_one("db"))
 
 
 def utc_now() -> str:

@@ -500,7 +500,7 @@ def test_bankruptcy_asks_first_then_says_what_passes_to_the_bank(game, banker):
 
 
 def test_an_auction_after_a_bankruptcy_says_how_many_deeds_are_still_to_come():
-    from banker.web.table.moment import auction_queue_text
+    from banker.web.table.presenters import auction_queue_text
 
     state = {"pending": {"auction_queue": ["park-place", "boardwalk"]}}
     assert auction_queue_text(state) == "2 more deeds after this one: Park Place, Boardwalk."
@@ -520,7 +520,7 @@ def _owner_of_sets(state: dict, sets: dict) -> dict:
 
 
 def test_a_building_auction_is_offered_only_when_the_bank_is_really_short(game):
-    from banker.web.table.moment import building_shortage
+    from banker.web.table.presenters import building_shortage
 
     state = game.table.client.application.extensions["banker.store"].state(game.id)
     state = _owner_of_sets(json_copy(state), {"p1": ["dark_blue"], "p2": ["brown"]})

@@ -162,6 +162,20 @@ def test_no_module_of_banker_web_imports_in_a_cycle_at_any_depth():
     assert _cycle(graph) is None
 
 
+EDGE = ("banker.net", "banker.serving")  # between the socket and the views
+
+
+def test_the_edge_is_its_own_room_which_the_app_and_the_store_never_import():
+    modules = _modules()
+    rooms = ("banker.web", "banker.store", "banker.rules", "banker.snapshot", "banker.settings")
+    reaching = {
+        name: sorted(t for t in _imports(name, path, set(modules), True) if t.startswith(EDGE))
+        for name, path in modules.items()
+        if name.startswith(rooms)
+    }
+    assert {n: found for n, found in reaching.items() if found} == {}
+
+
 def test_no_function_imports_but_the_app_factory_registering_the_blueprints():
     late = {}
     for name, path in _modules().items():
@@ -289,3 +303,22 @@ def test_the_stores_parts_touch_no_private_name_of_another_object():
 
 def test_the_store_is_made_of_parts_not_mixins():
     assert Store.__bases__ == (object,)
+
+
+# -- one command path -------------------------------------------------------------------------
+
+
+def test_only_the_one_command_path_calls_store_execute():
+    """Every command from any page or program goes through banker.web.common.commands.send."""
+    callers = set()
+    for name, path in _modules().items():
+        if name.startswith("banker.store"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "execute"
+            ):
+                callers.add(name)
+    assert callers == {"banker.web.common.commands"}

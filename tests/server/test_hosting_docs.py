@@ -14,7 +14,7 @@ import tomllib
 
 import pytest
 
-from banker.__main__ import parser
+from banker.__main__ import parser, serve_settings
 from tests.serving import REPO, free_port, request, serving
 
 HOSTING = (REPO / "docs" / "hosting.md").read_text()
@@ -71,9 +71,9 @@ def test_the_systemd_unit_runs_banker_serve_as_its_own_user_with_arguments_banke
     assert re.search(r"^User=banker$", unit, re.M) and re.search(r"^Group=banker$", unit, re.M)
     command = shlex.split(re.search(r"^ExecStart=(.*)$", unit, re.M).group(1))
     assert command[:2] == ["/opt/banker/.venv/bin/banker", "serve"]
-    args = parser().parse_args(command[1:])
-    assert (args.host, args.port, args.db) == ("127.0.0.1", 8000, "/var/lib/banker/banker.db")
-    assert (args.public_url, args.access_log) == ("https://banker.example.com", "-")
+    values = serve_settings(parser().parse_args(command[1:]))
+    assert (values.host, values.port, values.db) == ("127.0.0.1", 8000, "/var/lib/banker/banker.db")
+    assert (values.public_url, values.access_log) == ("https://banker.example.com", "-")
     setup = "\n".join(blocks("sh"))
     for step in (
         "useradd --system",
