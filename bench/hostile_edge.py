@@ -159,9 +159,9 @@ def slow_bodies(count: int = 8, seconds: float = 10.0) -> dict:
             time.sleep(0.5)
         watch.stop.set()
         watch.join()
-        watch.check(s.url)
         for sock in socks:
             sock.close()
+        watch.check(s.url)
     return {"watch": watch, "home_max_ms": max(homes)}
 
 

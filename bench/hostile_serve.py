@@ -74,8 +74,12 @@ class BankerWatch(threading.Thread):
 
     def check(self, url: str) -> None:
         """Whether the Banker's game moved by the Banker's commands alone (`untouched`)."""
-        status, _, state = call(f"{url}/api/v1/games/{self.game['game_id']}",
-                                token=self.game["banker_token"])  # fmt: skip
+        try:
+            status, _, state = call(f"{url}/api/v1/games/{self.game['game_id']}",
+                                    token=self.game["banker_token"], timeout=60)  # fmt: skip
+        except OSError:  # the server does not answer: nothing to say
+            self.untouched = None
+            return
         self.untouched = status == 200 and state["version"] == 1 + len(self.ms) + self.failed
 
     def said(self) -> str:
