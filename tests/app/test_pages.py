@@ -304,13 +304,13 @@ def test_a_trade_is_summed_up_then_confirmed_and_a_refused_one_keeps_its_choices
     assert "Ann gives Baltic Avenue to Bob for 2,000." in text_of(html)
     # The core would refuse it: Confirm is disabled, with its sentence, before any tap.
     _, button = find_button(html, "Confirm trade")
-    assert button["disabled"] and "Bob has only 1500 in cash." in text_of(html)
+    assert button["disabled"] and "Bob has only 1,500 in cash." in text_of(html)
     form, _ = find_button(html, "Confirm trade")
     r = banker.client.post(form["action"], data=MultiDict(form["fields"]))  # sent all the same
     assert r.status_code == 303
     assert r.headers["Location"].startswith(f"/games/{game.id}/trade?")
     page = text_of(banker.page(r.headers["Location"].split(game.id, 1)[1]))
-    assert "Bob has only 1500 in cash." in page
+    assert "Bob has only 1,500 in cash." in page
     assert "Ann gives Baltic Avenue to Bob for 2,000." in page  # the choices are kept
     query = query.replace("2000", "100")
     r = banker.press("Confirm trade", path="/trade" + query)
