@@ -5,10 +5,13 @@ migrations and an online backup."""
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
+import logging
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -17,6 +20,9 @@ import sqlite_utils
 
 from banker.store import migrations
 from banker.store.errors import DiskFull, is_disk_full
+
+log = logging.getLogger("banker.store")
+FULL_LOG_SECONDS = 60
 
 
 def default_database_path() -> Path:
@@ -64,6 +70,7 @@ class Database:
         self._local = threading.local()
         self._connections: list[sqlite3.Connection] = []
         self._connections_lock = threading.Lock()
+        self._said_full = -FULL_LOG_SECONDS  # when the log last said the disk is full
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         with migrations.explained(self.path):
@@ -114,7 +121,7 @@ class Database:
             except BaseException as e:
                 db.conn.rollback()
                 if is_disk_full(e):
-                    raise DiskFull() from None
+                    raise self._full() from None
                 raise
 
     def _write(self, work: Callable[[sqlite_utils.Database], None]) -> None:
@@ -140,12 +147,11 @@ class Database:
                         batch = self._commit_batch(db, batch)
                 except BaseException as e:  # could not even begin: none of them is written
                     for item in batch:
-                        item.error, item.done = DiskFull() if is_disk_full(e) else e, True
+                        item.error, item.done = self._full() if is_disk_full(e) else e, True
         if mine.error is not None:
             raise mine.error
 
-    @staticmethod
-    def _commit_batch(db: sqlite_utils.Database, batch: list[_Work]) -> list[_Work]:
+    def _commit_batch(self, db: sqlite_utils.Database, batch: list[_Work]) -> list[_Work]:
         """One transaction of every work in `batch`; the works still to run when one failed
         (it is marked with its error and all is rolled back), else []."""
         db.conn.execute("BEGIN IMMEDIATE")
@@ -154,18 +160,30 @@ class Database:
                 item.work(db)
             except BaseException as e:
                 db.conn.rollback()
-                item.error, item.done = DiskFull() if is_disk_full(e) else e, True
+                item.error, item.done = self._full() if is_disk_full(e) else e, True
                 return batch[:i] + batch[i + 1 :]
         try:
             db.conn.commit()
         except BaseException as e:
             db.conn.rollback()
-            error = DiskFull() if is_disk_full(e) else e
+            error = self._full() if is_disk_full(e) else e
             for item in batch:
                 item.error = error
         for item in batch:
             item.done = True
         return []
+
+    def _full(self) -> DiskFull:
+        """The refusal of a write that found the disk full, said in the server's log too (at
+        most one line a minute: a full disk refuses every command until space is freed)."""
+        now = time.monotonic()
+        if now - self._said_full >= FULL_LOG_SECONDS:
+            self._said_full = now
+            log.error(
+                "The disk holding the database %s is full: commands are refused (507 "
+                "disk_full) and nothing is recorded until some space is freed on it.", self.path
+            )  # fmt: skip
+        return DiskFull()
 
     def _one(self, sql: str, params=()) -> dict | None:
         """The first row of a query as a dict, or None."""
@@ -181,6 +199,19 @@ class Database:
                 db.conn.execute(f"PRAGMA user_version = {migrations.SCHEMA_VERSION}")
             finally:
                 db.conn.rollback()
+
+    def answers(self) -> int:
+        """The games counted through a connection of its own, read-only and opened now (no page
+        this process keeps in memory): what a health check asks. sqlite3.Error when the file
+        does not answer (gone, damaged, unreadable)."""
+        if self.path == ":memory:":
+            return self._db()["games"].count
+        uri = Path(self.path).absolute().as_uri() + "?mode=ro"
+        conn = sqlite3.connect(uri, uri=True, timeout=2)
+        try:
+            return conn.execute("select count(*) from games").fetchone()[0]
+        finally:
+            conn.close()
 
     def close(self) -> None:
         """Close every connection this store opened."""
@@ -208,18 +239,25 @@ def backup(database: str | Path, destination: str | Path) -> int:
     try:
         with migrations.explained(str(database)):
             migrations.check(src, str(database))  # banker's, whole: else nothing is written
-        dst = sqlite3.connect(partial)
         try:
-            src.conn.backup(dst)
-            # The copy stands alone: no -wal file beside it (a server turns WAL back on).
-            dst.execute("PRAGMA journal_mode=DELETE")
-            (verdict,) = dst.execute("PRAGMA integrity_check").fetchone()
-            if verdict != "ok":
-                raise sqlite3.DatabaseError(f"The copy failed its integrity check: {verdict}")
-            games = dst.execute("select count(*) from games").fetchone()[0]
-        finally:
-            dst.close()
-        os.replace(partial, target)
+            # Born 0600, whatever the umask: the copy holds every game's tokens.
+            os.close(os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+            dst = sqlite3.connect(partial)
+            try:
+                src.conn.backup(dst)
+                # The copy stands alone: no -wal file beside it (a server turns WAL back on).
+                dst.execute("PRAGMA journal_mode=DELETE")
+                (verdict,) = dst.execute("PRAGMA integrity_check").fetchone()
+                if verdict != "ok":
+                    raise sqlite3.DatabaseError(f"The copy failed its integrity check: {verdict}")
+                games = dst.execute("select count(*) from games").fetchone()[0]
+            finally:
+                dst.close()
+            os.replace(partial, target)
+        except (sqlite3.Error, OSError) as e:  # the copy's side: its disk is full
+            if is_disk_full(e) or getattr(e, "errno", None) == errno.ENOSPC:
+                raise DiskFull(e.strerror if isinstance(e, OSError) else str(e)) from None
+            raise
     finally:
         src.conn.close()
         partial.unlink(missing_ok=True)

@@ -39,6 +39,24 @@ def error_response(status: int, code: str, message: str):
     return jsonify({"error": {"code": code, "message": message}}), status
 
 
+def no_game(game_id: str) -> str:
+    """The sentence of a game this server does not hold: it may be on another process of the
+    same installation (docs/scaling.md), whose address is then named when one of them, serving
+    a database in the same folder, says it holds it (banker.control.where_is)."""
+    from banker.control import where_is
+
+    here = current_app.config.get("PUBLIC_URL") or request.host_url.rstrip("/")
+    sentence = f"There is no game {game_id!r} on this server ({here})."
+    database = current_app.config.get("DATABASE", "")
+    if len(game_id) <= 32 and game_id.isalnum() and database not in ("", ":memory:"):
+        elsewhere = where_is(database, game_id)
+        if elsewhere:
+            sentence += (
+                f" It is on the server at {elsewhere}: use that address (its links carry it)."
+            )
+    return sentence
+
+
 def _http_error(e: HTTPException):
     """Flask's own errors (404, 405, 413, 500…) answer JSON under /api/, the error page
     elsewhere."""
