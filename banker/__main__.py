@@ -29,6 +29,7 @@ from banker.cli import (
     public_url,
     user,
 )
+from banker.cli.error_pages import error_pages_parser
 from banker.cli.games import games_parser
 from banker.store import default_database_path
 
@@ -335,6 +336,7 @@ def parser() -> argparse.ArgumentParser:
         interrupted="Stopped by Ctrl+C before the copy was complete: nothing was written.",
     )
     games_parser(commands)
+    error_pages_parser(commands)
     return p
 
 
