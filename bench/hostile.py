@@ -165,8 +165,8 @@ def bytes_per_command(events: int = 5000, keyed: bool = False) -> tuple[float, i
         store, _, commands = played_store(db, events, keyed=keyed)
         empty_db = Path(tmp) / "empty.db"
         Store(empty_db).close()
-        store._db().execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        store._db().execute("VACUUM")
+        store.database.connection().execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        store.database.connection().execute("VACUUM")
         store.close()
         size = os.path.getsize(db) - os.path.getsize(empty_db)
     return size / commands, commands

@@ -1,12 +1,12 @@
 """The snapshot format: a paused game as one self-contained JSON document, and its checks.
 
-A snapshot (format "banker-snapshot", format_version 1) holds everything needed to resume a
-game on another server: how it was created, every accepted command with the events it made,
-and the state those commands lead to (the core's internal state, so that undo still reaches
-back to the latest roll after resuming):
+A snapshot (format "banker-snapshot", format_version 2; 1 before release 0.2.0) holds everything
+needed to resume a game on another server: the release that saved it, how the game was created,
+every accepted command with the events it made, and the state those commands lead to (the
+core's internal state, so that undo still reaches back to the latest roll after resuming):
 
     {
-      "format": "banker-snapshot", "format_version": 1,
+      "format": "banker-snapshot", "format_version": 2, "banker_version": "0.2.0",
       "exported_at": "2026-11-29T21:04:05.120Z",
       "game": {"id": "k3mpq8xz", "edition": "g0009", "players": ["Ann", "Bob"],
                "options": null, "created_at": "2026-11-29T19:00:00.000Z"},
@@ -33,7 +33,8 @@ import json
 import time
 from dataclasses import dataclass
 
-from banker import rules
+from banker import __version__, rules
+from banker.snapshot import releases
 from banker.snapshot.checks import (
     SnapshotError as SnapshotError,  # banker.snapshot.SnapshotError, as before
 )
@@ -106,6 +107,7 @@ def build(
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
+        "banker_version": __version__,
         "exported_at": exported_at,
         "game": {
             "id": game_id,
@@ -158,7 +160,16 @@ def check(doc: dict, new_game_id: str) -> Checked:
     game or one of its commands is refused by the rules, or its log does not reproduce its
     recorded events and state exactly.
     """
-    _check_header(doc)
+    release = _check_header(doc)
+    try:
+        return _check_body(doc, new_game_id)
+    except SnapshotError as e:
+        if releases.is_newer(release):  # a later release's file this one cannot read
+            raise releases.too_new(release, e.message) from None
+        raise
+
+
+def _check_body(doc: dict, new_game_id: str) -> Checked:
     old_id, edition, names, options = _check_game(doc["game"])
     commands, events = doc["commands"], doc["events"]
     _check_commands(commands)
@@ -186,7 +197,8 @@ def check(doc: dict, new_game_id: str) -> Checked:
     )
 
 
-def _check_header(doc) -> None:
+def _check_header(doc) -> str:
+    """The checks of the file as a whole; the release that saved it."""
     if not isinstance(doc, dict):
         raise _malformed("A snapshot is a JSON object.")
     _check_counts(doc)
@@ -197,15 +209,19 @@ def _check_header(doc) -> None:
             f'This is not a banker snapshot (its "format" is not "{FORMAT}").', "not_a_snapshot"
         )
     version = doc.get("format_version")
-    if version != FORMAT_VERSION or not _is_int(version):
+    if not _is_int(version) or version < 1:
         raise _malformed(
             f"This snapshot's format_version is {str(version)[:20]}; this Banker reads "
-            f"format_version {FORMAT_VERSION}.",
+            f"format_version 1 to {FORMAT_VERSION}.",
             "unsupported_format_version",
         )
+    if version > FORMAT_VERSION:
+        named = doc.get("banker_version")
+        raise releases.too_new_format(version, named[:40] if isinstance(named, str) else None)
     _object(doc, "The snapshot", TOP_FIELDS, TOP_REQUIRED)
     if "exported_at" in doc:
         _time(doc["exported_at"], "exported_at")
+    return releases.saved_by(doc)
 
 
 def _check_game(game) -> tuple[str, str, list, dict | None]:

@@ -11,7 +11,12 @@ from banker.rules import json_nullable, json_object
 from banker.rules.options import EDITIONS, options_schema
 
 FORMAT = "banker-snapshot"
-FORMAT_VERSION = 1
+# 1: the releases of 0.1.0; 2 (0.2.0): `banker_version`, the release that saved the file. A reader
+# of 1 refuses a field it does not know, so the field raised the format: such a reader then says
+# the format is newer instead of naming a field. This release reads every format up to its own.
+FORMAT_VERSION = 2
+# The release and format a snapshot is taken for when it names no release (format_version 1).
+FIRST_RELEASE = "0.1.0"
 
 STR = {"type": "string"}
 BOOL = {"type": "boolean"}
@@ -43,7 +48,13 @@ def snapshot_schema() -> dict:
     return json_object(
         {
             "format": {"type": "string", "enum": [FORMAT]},
-            "format_version": {"type": "integer", "enum": [FORMAT_VERSION]},
+            "format_version": {"type": "integer", "minimum": 1, "maximum": FORMAT_VERSION},
+            "banker_version": {
+                "type": "string",
+                "maxLength": 40,
+                "description": "The release of banker that saved the file (semantic "
+                "versioning; absent in files of 0.1.0).",
+            },
             "exported_at": {"type": "string", "format": "date-time"},
             "game": _snapshot_game(),
             "commands": {

@@ -1,11 +1,10 @@
 """The database: one SQLite file in WAL mode with `synchronous=FULL` (an acknowledged command
-is on disk), a connection per thread, one write transaction per command, the tables'
-migrations and an online backup."""
+is on disk), a connection per thread, one write transaction per command (several games'
+commands share one commit: group commit) and the tables' migrations."""
 
 from __future__ import annotations
 
 import contextlib
-import errno
 import json
 import logging
 import os
@@ -49,7 +48,7 @@ def dumps(value) -> str:
 
 
 class _Work:
-    """One thread's writes waiting for a group commit (Database._write)."""
+    """One thread's writes waiting for a group commit (Database.write)."""
 
     __slots__ = ("work", "done", "error")
 
@@ -58,7 +57,8 @@ class _Work:
 
 
 class Database:
-    """One SQLite file: a connection per thread, write transactions, the schema's version."""
+    """One SQLite file: `connection()` (this thread's), `one(sql)`, `transaction()` (one write
+    transaction), `write(work)` (a command's rows, group-committed), `close()`."""
 
     def __init__(self, path: str | Path):
         self.path = str(path)
@@ -74,7 +74,7 @@ class Database:
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         with migrations.explained(self.path):
-            db = self._db()
+            db = self.connection()
             migrations.check(db, self.path)
             db.enable_wal()  # a backup's copy is not in WAL mode: served, it is again
             if migrations.needs_writing(db):
@@ -93,7 +93,7 @@ class Database:
                 db.conn.rollback()
                 raise
 
-    def _db(self) -> sqlite_utils.Database:
+    def connection(self) -> sqlite_utils.Database:
         """This thread's connection (SQLite connections must not be shared mid-transaction)."""
         db = getattr(self._local, "db", None)
         if db is None:
@@ -108,9 +108,9 @@ class Database:
         return db
 
     @contextlib.contextmanager
-    def _transaction(self) -> Iterator[sqlite_utils.Database]:
+    def transaction(self) -> Iterator[sqlite_utils.Database]:
         """One write transaction, committed at the end or rolled back on any exception."""
-        db = self._db()
+        db = self.connection()
         with self._writer:
             # IMMEDIATE takes the write lock up front: a deferred transaction that read first
             # could fail to upgrade with SQLITE_BUSY when another process wrote meanwhile.
@@ -124,7 +124,7 @@ class Database:
                     raise self._full() from None
                 raise
 
-    def _write(self, work: Callable[[sqlite_utils.Database], None]) -> None:
+    def write(self, work: Callable[[sqlite_utils.Database], None]) -> None:
         """Run `work(db)` in a write transaction and return once it is committed (on disk),
         or raise what it raised (DiskFull for a full disk), nothing of it written.
 
@@ -142,16 +142,16 @@ class Database:
                 with self._waiting_lock:
                     batch, self._waiting = self._waiting, []
                 try:
-                    db = self._db()
+                    db = self.connection()
                     while batch:
-                        batch = self._commit_batch(db, batch)
+                        batch = self.commit_batch(db, batch)
                 except BaseException as e:  # could not even begin: none of them is written
                     for item in batch:
                         item.error, item.done = self._full() if is_disk_full(e) else e, True
         if mine.error is not None:
             raise mine.error
 
-    def _commit_batch(self, db: sqlite_utils.Database, batch: list[_Work]) -> list[_Work]:
+    def commit_batch(self, db: sqlite_utils.Database, batch: list[_Work]) -> list[_Work]:
         """One transaction of every work in `batch`; the works still to run when one failed
         (it is marked with its error and all is rolled back), else []."""
         db.conn.execute("BEGIN IMMEDIATE")
@@ -185,14 +185,14 @@ class Database:
             )  # fmt: skip
         return DiskFull()
 
-    def _one(self, sql: str, params=()) -> dict | None:
+    def one(self, sql: str, params=()) -> dict | None:
         """The first row of a query as a dict, or None."""
-        return next(iter(self._db().query(sql, params)), None)
+        return next(iter(self.connection().query(sql, params)), None)
 
     def check_writable(self) -> None:
         """Raise SQLite's error (SQLITE_READONLY…) unless this process may write the file: a
         write that is rolled back (SQLite opens a file it may not write for reading only)."""
-        db = self._db()
+        db = self.connection()
         with self._writer:
             db.conn.execute("BEGIN IMMEDIATE")
             try:
@@ -205,7 +205,7 @@ class Database:
         this process keeps in memory): what a health check asks. sqlite3.Error when the file
         does not answer (gone, damaged, unreadable)."""
         if self.path == ":memory:":
-            return self._db()["games"].count
+            return self.connection()["games"].count
         uri = Path(self.path).absolute().as_uri() + "?mode=ro"
         conn = sqlite3.connect(uri, uri=True, timeout=2)
         try:
@@ -220,58 +220,3 @@ class Database:
                 conn.close()
             self._connections.clear()
         self._local = threading.local()
-
-
-def backup(database: str | Path, destination: str | Path) -> int:
-    """Copy a database, while a server may be using it, to a standalone file; its game count.
-
-    SQLite's online backup API copies every page in one step under a read lock, so the copy
-    is one consistent moment of the database: every command in it is whole. The copy is made
-    beside `destination` and renamed over it only once complete and checked.
-    """
-    source, target = Path(database), Path(destination)
-    if not source.is_file():
-        raise FileNotFoundError(f"There is no database at {source}.")
-    if target.exists() and target.resolve() == source.resolve():
-        raise ValueError("The backup must be a different file from the database.")
-    partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
-    src = sqlite_utils.Database(sqlite3.connect(source, timeout=10))
-    try:
-        with migrations.explained(str(database)):
-            migrations.check(src, str(database))  # banker's, whole: else nothing is written
-        try:
-            # Born 0600, whatever the umask: the copy holds every game's tokens.
-            os.close(os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-            dst = sqlite3.connect(partial)
-            try:
-                src.conn.backup(dst)
-                # The copy stands alone: no -wal file beside it (a server turns WAL back on).
-                dst.execute("PRAGMA journal_mode=DELETE")
-                (verdict,) = dst.execute("PRAGMA integrity_check").fetchone()
-                if verdict != "ok":
-                    raise sqlite3.DatabaseError(f"The copy failed its integrity check: {verdict}")
-                games = dst.execute("select count(*) from games").fetchone()[0]
-            finally:
-                dst.close()
-            os.replace(partial, target)
-        except (sqlite3.Error, OSError) as e:  # the copy's side: its disk is full
-            if is_disk_full(e) or getattr(e, "errno", None) == errno.ENOSPC:
-                raise DiskFull(e.strerror if isinstance(e, OSError) else str(e)) from None
-            raise
-    finally:
-        src.conn.close()
-        partial.unlink(missing_ok=True)
-    return games
-
-
-def compacted_size(path: str | Path) -> int:
-    """The bytes of a database once compacted (VACUUM INTO a copy): what its rows take."""
-    target = Path(f"{path}.{os.getpid()}.compact")
-    target.unlink(missing_ok=True)
-    conn = sqlite3.connect(path, timeout=10)
-    try:
-        conn.execute("VACUUM INTO ?", [str(target)])
-        return target.stat().st_size
-    finally:
-        conn.close()
-        target.unlink(missing_ok=True)

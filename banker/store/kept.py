@@ -1,4 +1,4 @@
-"""What the store keeps in memory about one game (banker.store.service's Store): its state
+"""What the store keeps in memory about one game (banker.store.games): its state
 (which may be forgotten while the game is idle), its tokens, its lock."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from banker.store import log
 
 class KeptGame:
     """What the store keeps in memory about one game. Its state may be forgotten while the game
-    is idle (Store.KEEP_STATES) and is then read back from the database on its next use."""
+    is idle (Games.KEEP_STATES) and is then read back from the database on its next use."""
 
     def __init__(self, state, banker_token, player_tokens, display_token="", rounds=None,
                  load=None, base_version=None, loaded=None):  # fmt: skip
@@ -46,6 +46,11 @@ class KeptGame:
     @state.setter
     def state(self, state: dict) -> None:
         self._state, self.version = state, state["version"]
+
+    @property
+    def forgotten(self) -> bool:
+        """Whether its state is out of memory now (read back on its next use)."""
+        return self._state is None
 
     def forget_state(self) -> bool:
         """Drop the state from memory unless a command holds the game (it is on disk); whether

@@ -1,13 +1,16 @@
-"""Reads of the log through sqlite-utils' `db.query()`: events, commands, the games list, the
-story's rows and the snapshot (a part of Store: uses its `_game`, `_db`, `_one`)."""
+"""The log read back through sqlite-utils' `db.query()`: events, commands, the games list, the
+story's rows and the snapshot."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 from banker import rules
 from banker import snapshot as snapshots
+from banker.store.database import Database
 from banker.store.errors import GameNotFound
+from banker.store.games import Games
 
 # The names as they are now (a player renamed or added since the game was created).
 _GAME_LIST = (
@@ -49,6 +52,9 @@ class Reads:
     The events' sentences are read as `seat` ("banker", a player id, "display") is told them:
     with private_cash, a sentence stating another player's cash in hand comes without it."""
 
+    def __init__(self, database: Database, games: Games, clock: Callable[[], str]):
+        self.database, self.games, self.clock = database, games, clock
+
     STORY_EVENT_TYPES = (
         "started",
         "rolled",
@@ -61,7 +67,7 @@ class Reads:
 
     def _told(self, game_id: str, seat: str, rows) -> list[dict]:
         """Event rows (with _PRIVATE's columns) as `seat` is told them, those columns dropped."""
-        state = self._game(game_id).state
+        state = self.games.get(game_id).state
         out = []
         for r in rows:
             e = dict(r)
@@ -74,8 +80,8 @@ class Reads:
 
     def recent_events(self, game_id: str, limit: int, seat: str = "banker") -> list[dict]:
         """The game's `limit` latest events not undone, newest first: [{"seq","type","text"}]."""
-        self._game(game_id)
-        rows = self._db().query(
+        self.games.get(game_id)
+        rows = self.database.connection().query(
             f"select seq, type, text, {_PRIVATE} from events where game_id = ? and not undone "
             "order by seq desc limit ?",
             [game_id, limit],
@@ -84,8 +90,8 @@ class Reads:
 
     def events(self, game_id: str, seat: str = "banker") -> list[dict]:
         """Every accepted event of a game, oldest first: [{"seq","type","text","at","undone"}]."""
-        self._game(game_id)
-        rows = self._db().query(
+        self.games.get(game_id)
+        rows = self.database.connection().query(
             f"select seq, type, text, at, undone, {_PRIVATE} from events where game_id = ? "
             "order by seq",
             [game_id],
@@ -94,8 +100,8 @@ class Reads:
 
     def latest_events(self, game_id: str, seat: str = "banker") -> list[dict]:
         """The events of the game's latest accepted command: [{"seq","type","text","undone"}]."""
-        version = self._game(game_id).state["version"]
-        rows = self._db().query(
+        version = self.games.get(game_id).state["version"]
+        rows = self.database.connection().query(
             f"select seq, type, text, undone, {_PRIVATE} from events where game_id = ? and "
             "version = ? order by seq",
             [game_id, version],
@@ -105,7 +111,7 @@ class Reads:
     def private_words(self, game_id: str, version: int) -> list[dict]:
         """For each event of command `version`, in order, what its row keeps of a sentence
         stating a player's cash: {"cash_of", "without_cash"}, or {} (Answer.private)."""
-        rows = self._db().query(
+        rows = self.database.connection().query(
             f"select {_PRIVATE} from events where game_id = ? and version = ? order by seq",
             [game_id, version],
         )
@@ -117,9 +123,9 @@ class Reads:
         by the Banker's pages or without a key): [{"seq","version","type","text","data",
         "key_scope"}]. What a player's page tells that player of what happened since it last
         looked (at most the latest 50 commands)."""
-        current = self._game(game_id).state["version"]
+        current = self.games.get(game_id).state["version"]
         marks = ", ".join("?" for _ in types)
-        rows = self._db().query(
+        rows = self.database.connection().query(
             "select e.seq, e.version, e.type, e.text, e.data, c.key_scope from events e "
             "join commands c on c.game_id = e.game_id and c.version = e.version "
             f"where e.game_id = ? and e.version > ? and not e.undone and e.type in ({marks}) "
@@ -130,7 +136,7 @@ class Reads:
 
     def offers_made(self, game_id: str, player_id: str) -> dict[str, dict]:
         """Every trade offer `player_id` made in this game, by id: {"from", "to"}."""
-        rows = self._db().query(
+        rows = self.database.connection().query(
             "select data from events where game_id = ? and type = 'trade_offered' "
             "and json_extract(data, '$.from') = ?",
             [game_id, player_id],
@@ -140,7 +146,7 @@ class Reads:
 
     def list_games(self) -> list[dict]:
         """Every game, latest first: [{"game_id","edition","names","status","version","at"}]."""
-        return _listed(self._db().query(_GAME_LIST))
+        return _listed(self.database.connection().query(_GAME_LIST))
 
     def known_games(self, game_ids: list[str]) -> list[dict]:
         """The games among `game_ids` (at most 100 looked at), as list_games gives them: a home
@@ -149,23 +155,25 @@ class Reads:
         if not ids:
             return []
         marks = ", ".join("?" for _ in ids)
-        return _listed(self._db().query(f"{_GAME_LIST} where g.id in ({marks})", ids))
+        return _listed(
+            self.database.connection().query(f"{_GAME_LIST} where g.id in ({marks})", ids)
+        )
 
     def game_count(self) -> int:
         """How many games the database holds (the ceiling on new games counts them)."""
-        return self._db()["games"].count
+        return self.database.connection()["games"].count
 
     def commands(self, game_id: str) -> list[dict]:
         """Every accepted command of a game, in the order it was applied."""
-        self._game(game_id)
-        rows = self._db().query(
+        self.games.get(game_id)
+        rows = self.database.connection().query(
             "select command from commands where game_id = ? order by version", [game_id]
         )
         return [json.loads(r["command"]) for r in rows]
 
     def replayed_state(self, game_id: str) -> dict:
         """The game's state rebuilt from its creation and stored commands (a check of the log)."""
-        row = self._one("select edition, names, options from games where id = ?", [game_id])
+        row = self.database.one("select edition, names, options from games where id = ?", [game_id])
         if row is None:
             raise GameNotFound(f"There is no game {game_id!r}.")
         return rules.replay(
@@ -184,9 +192,9 @@ class Reads:
         [{"seq", "version", "type", "at", "text" (rent claims' only, else ""), **data}]; only
         STORY_EVENT_TYPES, so that a long game's story reads a few thousand small rows.
         """
-        self._game(game_id)
+        self.games.get(game_id)
         marks = ", ".join("?" for _ in self.STORY_EVENT_TYPES)
-        rows = self._db().query(
+        rows = self.database.connection().query(
             "select seq, version, type, at, "
             "case when type = 'rent_claim_opened' then text else '' end as text, data "
             f"from events where game_id = ? and not undone and type in ({marks}) order by seq",
@@ -206,7 +214,7 @@ class Reads:
         for i in range(0, len(wanted), 500):
             chunk = wanted[i : i + 500]
             marks = ", ".join("?" for _ in chunk)
-            rows = self._db().query(
+            rows = self.database.connection().query(
                 "select version, json_extract(response, '$.state.players') as players, "
                 "json_extract(response, '$.state.properties') as props from commands "
                 f"where game_id = ? and version in ({marks}) and response != ''",
@@ -223,7 +231,7 @@ class Reads:
 
     def time_span(self, game_id: str) -> tuple[str | None, str | None]:
         """When the game's first and latest commands were recorded (ISO UTC), or Nones."""
-        row = self._one(
+        row = self.database.one(
             "select min(at) as first, max(at) as last from commands where game_id = ?", [game_id]
         )
         return row["first"], row["last"]
@@ -232,10 +240,10 @@ class Reads:
 
     def snapshot(self, game_id: str) -> dict:
         """The game as a snapshot document (see banker.snapshot), read at one version."""
-        game = self._game(game_id)
+        game = self.games.get(game_id)
         with game.lock:  # no command of this game is half-way between the reads below
-            db = self._db()
-            row = self._one(
+            db = self.database.connection()
+            row = self.database.one(
                 "select edition, names, options, created_at from games where id = ?", [game_id]
             )
             commands = [
@@ -253,7 +261,7 @@ class Reads:
                     [game_id],
                 )
             ]
-            state = self.state(game_id)  # with undo's states: they travel with the snapshot
+            state = self.games.state(game_id)  # with undo's states: they travel with the snapshot
         return snapshots.build(
             game_id,
             row["edition"],

@@ -1,15 +1,11 @@
-"""The game service: create a game, apply its commands one at a time, import a snapshot, and
-answer. Each accepted command is one transaction (its `commands` row, its `events` rows and
-the game's new state); the current state is also kept in memory, so a command never replays
-the log."""
+"""The store: its parts (database, games, tokens, reads) and what changes a game: create it,
+apply its commands one at a time, import a snapshot, and answer. Each accepted command is one
+transaction (its `commands` row, its `events` rows and the game's new state); the current state
+is also kept in memory, so a command never replays the log."""
 
 from __future__ import annotations
 
-import itertools
 import json
-import secrets
-import threading
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -20,50 +16,53 @@ from banker import snapshot as snapshots
 from banker.store import log
 from banker.store.answer import Answer
 from banker.store.database import Database, dumps, utc_now
-from banker.store.errors import GameNotFound, KeyReused, SnapshotRefused, VersionConflict
+from banker.store.errors import KeyReused, SnapshotRefused, VersionConflict
+from banker.store.games import Games
 from banker.store.kept import KeptGame
 from banker.store.reads import Reads
-from banker.store.tokens import TokenIndex, new_secret, seat_changes
+from banker.store.tokens import Tokens, new_secret, seat_changes
 
-# Game ids are read aloud at the table: no look-alike characters (0/o, 1/l/i).
-_ID_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
-_ID_LENGTH = 8
-# A player's page polls about every 700 ms: seen within this many seconds, it follows the game.
-FOLLOWING_SECONDS = 5.0
+KEPT_ANSWERS = 300  # the answers kept per game, for the latest keyed commands
+
+# The parts' calls the app makes, offered on the Store as they are (store.role(...) is
+# store.tokens.role(...)): a thin facade, so that a caller needs only the Store.
+OFFERED = {
+    "database": ("check_writable", "answers", "close"),
+    "games": ("state", "version", "tell", "mark_moved", "moved_to", "saw", "following"),
+    "tokens": (
+        "role", "players", "new_token", "rotate_player_token", "banker_token", "display_token",
+        "find_player_token", "player_by_token", "game_for_display_token", "token_revoked",
+        "player_token_revoked",
+    ),
+    "reads": (
+        "events", "recent_events", "latest_events", "events_since", "offers_made", "list_games",
+        "known_games", "game_count", "commands", "replayed_state", "snapshot", "story_events",
+        "states_at", "time_span",
+    ),
+}  # fmt: skip
 
 
-class Store(Database, TokenIndex, Reads):
-    """The games of one SQLite file: create them, run their commands, read them back."""
-
-    # The states of at most this many games stay in memory (the most recently used); another
-    # game's is read back from the database when next used (about 0.2 ms).
-    KEEP_STATES = 40
+class Store:
+    """The games of one SQLite file, in four parts: `database` (the file: connections,
+    transactions, group commit), `games` (each game in memory: state, lock, tokens; where it
+    moved; who follows it), `tokens` (who a token is, new links) and `reads` (the log read
+    back). The Store itself runs what changes a game: `create_game`, `execute` (one command,
+    written in one transaction) and `import_snapshot`. The parts' calls the app makes are
+    offered here too, each answered by its part."""
 
     def __init__(self, path: str | Path, clock: Callable[[], str] = utc_now):
         self.clock = clock
-        self._games: dict[str, KeptGame] = {}
-        # The games whose state is in memory (about KEEP_STATES of them), under _games_lock.
-        self._loaded: dict[KeptGame, None] = {}
-        self._games_lock = threading.Lock()
-        self._uses = itertools.count()
-        self._init_tokens()
-        self._moved: dict[str, str | None] = {}  # game id -> the game it moved to (or None)
-        # (game id, player id) -> time.monotonic() of that player's page's latest poll.
-        self._seen: dict[tuple[str, str], float] = {}
-        # Called as watcher(game_id, what) after a game changed: "version" (a command
-        # committed), "changed" (resumed elsewhere), "tokens" (a link replaced). The push hub
-        # (banker.net.push) listens; a watcher must be quick and must not raise.
-        self.watchers: list[Callable[[str, str], None]] = []
-        Database.__init__(self, path)
+        self.database = Database(path)
+        self.games = Games(self.database)
+        self.tokens = Tokens(self.database, self.games)
+        self.reads = Reads(self.database, self.games, clock)
+        self.kept_answers = KEPT_ANSWERS  # per game: the answers of its latest keyed commands
+        self.path, self.watchers = self.database.path, self.games.watchers
+        for part, calls in OFFERED.items():
+            for call in calls:
+                setattr(self, call, getattr(getattr(self, part), call))
 
     # -- games ---------------------------------------------------------------------------------
-
-    def _new_game_id(self) -> str:
-        # A collision between two threads at once would fail on the primary key, not overwrite.
-        while True:
-            game_id = "".join(secrets.choice(_ID_ALPHABET) for _ in range(_ID_LENGTH))
-            if self._one("select 1 from games where id = ?", [game_id]) is None:
-                return game_id
 
     def create_game(self, edition: str, names: list, options: dict | None) -> dict:
         """Create a game and its tokens: {"game_id", "banker_token", "players", "state"}.
@@ -71,19 +70,20 @@ class Store(Database, TokenIndex, Reads):
         `players` lists the created state's players (one per partnership with teams) with
         their token. The core's BadCommand/DomainError pass through; nothing is stored then.
         """
-        game_id = self._new_game_id()
+        game_id = self.games.new_id()
         state = rules.new_game(game_id, edition, names, options)
-        return self._add_game(game_id, edition, names, options, state)
+        return self.add_game(game_id, edition, names, options, state)
 
-    def _add_game(self, game_id, edition, names, options, state, rows=None) -> dict:
-        """Store a new game with fresh tokens (and `rows(db)`'s log) in one transaction."""
+    def add_game(self, game_id, edition, names, options, state, rows=None) -> dict:
+        """Store a new game with fresh tokens (and `rows(db)`'s log) in one transaction: the
+        answer of create_game."""
         banker_token, display_token = new_secret(), new_secret()
         players = [
             {"id": p["id"], "name": p["name"], "token": new_secret()}
             for p in rules.public_state(state)["players"]
         ]
         base = log.undo_base(state, None)
-        with self._transaction() as db:
+        with self.database.transaction() as db:
             db["games"].insert(
                 {
                     "id": game_id,
@@ -105,13 +105,10 @@ class Store(Database, TokenIndex, Reads):
             if rows is not None:
                 rows(db)
         tokens = {p["token"]: p["id"] for p in players}
-        game = KeptGame(state, banker_token, tokens, display_token, load=self._loader(game_id),
-                     base_version=base and base[0], loaded=self._state_loaded)  # fmt: skip
-        with self._games_lock:
-            self._games[game_id] = game
-            self._loaded[game] = None
-            game.used = next(self._uses)
-            self._keep_few_states()
+        games = self.games
+        game = KeptGame(state, banker_token, tokens, display_token, load=games.loader(game_id),
+                        base_version=base and base[0], loaded=games.state_loaded)  # fmt: skip
+        games.add(game_id, game)
         return {
             "game_id": game_id,
             "banker_token": banker_token,
@@ -120,140 +117,10 @@ class Store(Database, TokenIndex, Reads):
             "state": state,
         }
 
-    def _game(self, game_id: str) -> KeptGame:
-        """The in-memory entry of a game, loaded from the database the first time."""
-        game = self._games.get(game_id)
-        if game is None:
-            with self._games_lock:
-                game = self._games.get(game_id)
-                if game is None:
-                    game = self._load_game(game_id)
-                    self._games[game_id] = game
-                    self._loaded[game] = None
-                    game.used = next(self._uses)
-                    self._keep_few_states()
-        game.used = next(self._uses)
-        return game
-
-    def _loader(self, game_id: str) -> Callable[[], dict]:
-        """How a game's forgotten state is read back."""
-
-        def load() -> dict:
-            row = self._one("select state from games where id = ?", [game_id])
-            if row is None:  # removed meanwhile (`banker games --remove`)
-                raise GameNotFound(f"There is no game {game_id!r}.")
-            return json.loads(row["state"])
-
-        return load
-
-    def _state_loaded(self, game: KeptGame) -> None:
-        """KeptGame.loaded: its state was read back (under the game's lock)."""
-        with self._games_lock:
-            self._loaded[game] = None
-            self._keep_few_states()
-
-    def _keep_few_states(self) -> None:
-        """Forget the states of the least recently used games beyond KEEP_STATES (under
-        _games_lock). Only the games whose state is in memory are looked at: a command's cost
-        does not grow with the number of games (a thousand live tables)."""
-        if len(self._loaded) <= self.KEEP_STATES:
-            return
-        loaded = sorted(self._loaded, key=lambda g: g.used)
-        for game in loaded[: len(loaded) - self.KEEP_STATES]:
-            if game._state is None or game.forget_state():
-                del self._loaded[game]
-
-    def _load_game(self, game_id: str) -> KeptGame:
-        row = self._one(
-            "select banker_token, state, display_token, "
-            "json_extract(undo_base, '$.version') as base_version from games where id = ?",
-            [game_id],
-        )
-        if row is None:
-            raise GameNotFound(f"There is no game {game_id!r}.")
-        tokens = self._db().query(
-            "select token, player_id from player_tokens where game_id = ? and not revoked",
-            [game_id],
-        )
-        display_token = row["display_token"]
-        if display_token is None:  # a game stored before displays existed
-            display_token = new_secret()
-            with self._transaction() as tx:
-                tx["games"].update(game_id, {"display_token": display_token})
-        started = self._one(
-            "select json_extract(data, '$.player') as first from events "
-            "where game_id = ? and type = 'started' and not undone",
-            [game_id],
-        )
-        return KeptGame(
-            json.loads(row["state"]),
-            row["banker_token"],
-            {t["token"]: t["player_id"] for t in tokens},
-            display_token,
-            rounds=log.RoundTracker(started and started["first"]),
-            load=self._loader(game_id),
-            loaded=self._state_loaded,
-            base_version=row["base_version"],
-        )
-
-    def state(self, game_id: str) -> dict:
-        """The game's current internal state (treat it as read-only), undo's changes included
-        (re-derived once for a row written by an earlier banker)."""
-        game = self._game(game_id)
-        state = game.state
-        if log.needs_replay(state):
-            with game.lock:
-                state = game.state
-                if log.needs_replay(state):
-                    state = game.state = self._full_state(game_id, state)
-        return state
-
-    def version(self, game_id: str) -> int:
-        """The game's current version, from memory."""
-        return self._game(game_id).version
-
     def remove_game(self, game_id: str) -> None:
         """Delete a game and everything recorded of it (`banker games --remove`)."""
-        with self._transaction() as db:
-            if self._one("select 1 from games where id = ?", [game_id]) is None:
-                raise GameNotFound(f"There is no game {game_id!r}.")
-            for table in ("events", "commands", "player_tokens", "revoked_tokens"):
-                db.execute(f"delete from {table} where game_id = ?", [game_id])
-            db.execute("delete from games where id = ?", [game_id])
-        with self._games_lock:
-            game = self._games.pop(game_id, None)
-            self._loaded.pop(game, None)
-        self._forget_tokens_of(game_id)
-
-    def mark_moved(self, game_id: str, moved_to: str) -> None:
-        """Record that `game_id` was resumed as `moved_to` (its players follow the copy)."""
-        self._game(game_id)
-        with self._transaction() as db:
-            db["moved_games"].upsert({"game_id": game_id, "moved_to": moved_to}, pk="game_id")
-        self._moved[game_id] = moved_to
-        self.tell(game_id, "changed")
-
-    def tell(self, game_id: str, what: str = "version") -> None:
-        """Tell the watchers that a game changed."""
-        for watcher in self.watchers:
-            watcher(game_id, what)
-
-    def moved_to(self, game_id: str) -> str | None:
-        """The game `game_id` was resumed as, if it moved; else None (read once, then kept)."""
-        if game_id not in self._moved:
-            row = self._one("select moved_to from moved_games where game_id = ?", [game_id])
-            self._moved[game_id] = row["moved_to"] if row else None
-        return self._moved[game_id]
-
-    def saw(self, game_id: str, player_id: str) -> None:
-        """Note that this player's page polled just now (memory only)."""
-        self._seen[(game_id, player_id)] = time.monotonic()
-
-    def following(self, game_id: str) -> set[str]:
-        """The players whose page polled in the last FOLLOWING_SECONDS: their phone follows."""
-        since = time.monotonic() - FOLLOWING_SECONDS
-        seen = list(self._seen.items())  # a copy: polls write from other threads
-        return {pid for (gid, pid), at in seen if gid == game_id and at >= since}
+        self.games.remove(game_id)
+        self.tokens.forget_game(game_id)
 
     # -- commands and events -------------------------------------------------------------------
 
@@ -281,7 +148,7 @@ class Store(Database, TokenIndex, Reads):
         then is anything written, all in one transaction: only accepted commands' answers are
         remembered. After any exception nothing changed.
         """
-        game = self._game(game_id)
+        game = self.games.get(game_id)
         keyed = (idempotency_key, key_scope, expected_version)
         with game.lock:
             state = game.state
@@ -296,13 +163,13 @@ class Store(Database, TokenIndex, Reads):
             # A state read back from its row lacks its undo entries' states until an undo needs
             # them (log.state_text): every other command only appends to them.
             undo = isinstance(command, dict) and command.get("type") == "undo"
-            if undo and log.needs_replay(state):
-                state = game.state = self._full_state(game_id, state)
+            if undo:
+                state = self.games.full_state(game, game_id)
             new_state, events = rules.apply(state, command, seat)
             answer = self._record(game, game_id, command, state, new_state, events, keyed)
             # Only a committed command becomes the current state.
             game.state = new_state
-        self.tell(game_id)
+        self.games.tell(game_id)
         return answer
 
     def _authorized_replay(self, game_id, state, command, keyed, authorize) -> Answer | None:
@@ -311,7 +178,7 @@ class Store(Database, TokenIndex, Reads):
         key, scope, expected_version = keyed
         earlier = None
         if key is not None:
-            earlier = self._one(
+            earlier = self.database.one(
                 "select response, command, expected_version from commands "
                 "where game_id = ? and key_scope = ? and idempotency_key = ?",
                 [game_id, scope, key],
@@ -331,36 +198,12 @@ class Store(Database, TokenIndex, Reads):
                 "a new key with each new command. Nothing was done."
             )
         body = json.loads(earlier["response"])
-        private = self.private_words(game_id, body["version"])
+        private = self.reads.private_words(game_id, body["version"])
         return Answer(body, earlier["response"], replayed=True, private=private)
-
-    def _full_state(self, game_id: str, state: dict) -> dict:
-        """The game's state with every undo entry's changes, re-derived for a row written by an
-        earlier banker (log.needs_replay): the row's `undo_base` (the bottom entry's state) and
-        the stored commands after it, replayed through the core. The replay lands on `state`
-        exactly (the core is pure) unless the rules changed since."""
-        row = self._one("select undo_base from games where id = ?", [game_id])
-        s = json.loads(row["undo_base"])
-        s["_undo"] = []  # the command after the base began a new stack (a roll, or a stop)
-        for c in self._db().query(
-            "select command from commands where game_id = ? and version > ? and version <= ? "
-            "order by version",
-            [game_id, s["version"], state["version"]],
-        ):
-            s, _ = rules.apply(s, json.loads(c["command"]))
-        if log.state_text(s) == log.state_text(state):
-            return s
-        # Recorded by a banker whose rules differed (a later fix): the stored state stands,
-        # and each undo entry takes it back to the state the replay gives for its version.
-        replayed = s["_undo"]
-        if [log.undo_version(e) for e in replayed] != [log.undo_version(e) for e in state["_undo"]]:
-            raise RuntimeError(f"Game {game_id}: its log does not replay to its undo entries.")
-        entries = zip(state["_undo"], replayed, strict=True)
-        return {**state, "_undo": [{**e, "changes": r["changes"]} for e, r in entries]}
 
     def _record(self, game, game_id, command, before, after, events, keyed) -> Answer:
         """Write one accepted command in one transaction (shared with other games' commands
-        waiting at the same moment: Database._write); its answer, once committed. `keyed`:
+        waiting at the same moment: Database.write); its answer, once committed. `keyed`:
         (Idempotency-Key or None, its scope, the expected_version sent or None)."""
         key, scope, expected = keyed
         version = after["version"]
@@ -387,13 +230,13 @@ class Store(Database, TokenIndex, Reads):
                  log.NO_ANSWER if key is None else text, at, None if key is None else expected),
             )  # fmt: skip
             if key is not None:
-                log.forget_old_answers(db, game_id, _kept_answers())
+                log.forget_old_answers(db, game_id, self.kept_answers)
             if starts:
                 log.keep_story_state(db, game_id, before)
             conn.executemany(log.INSERT_EVENT, log.event_rows(game_id, version, events, at))
             log.mark_undone(db, game_id, events)
             if seated or gone:
-                self._write_seats(db, game_id, seated, gone)
+                self.tokens.write_seats(db, game_id, seated, gone)
             if base is None:
                 conn.execute(
                     "update games set version = ?, state = ? where id = ?", [version, row, game_id]
@@ -404,9 +247,9 @@ class Store(Database, TokenIndex, Reads):
                     [version, row, base[1], game_id],
                 )
 
-        self._write(write)  # returns once committed: a group commit with other games'
+        self.database.write(write)  # returns once committed: a group commit with other games'
         if seated or gone:
-            self._seats_written(game, seated, gone)
+            self.tokens.seats_written(game, seated, gone)
         game.row = version, row
         game.rounds.first, game.rounds.last = first, last
         if base is not None:
@@ -420,7 +263,7 @@ class Store(Database, TokenIndex, Reads):
         SnapshotRefused and nothing is stored. The new game carries the whole log: its
         commands, its events (undone marks and times included) and the replayed state.
         """
-        game_id = self._new_game_id()
+        game_id = self.games.new_id()
         try:
             checked = snapshots.check(doc, game_id)
         except snapshots.SnapshotError as e:
@@ -436,7 +279,7 @@ class Store(Database, TokenIndex, Reads):
                 events,
             )
 
-        return self._add_game(
+        return self.add_game(
             game_id, checked.edition, checked.names, checked.options, checked.state, rows
         )
 
@@ -451,10 +294,3 @@ def _same_command(earlier, command, expected_version) -> bool:
     stored = json.loads(earlier["command"])
     same = canonical(stored) == canonical(command)
     return same and earlier["expected_version"] == expected_version
-
-
-def _kept_answers() -> int:
-    """banker.store.KEPT_ANSWERS, read when used (a test may lower it)."""
-    import banker.store
-
-    return banker.store.KEPT_ANSWERS

@@ -9,6 +9,7 @@ import secrets
 import sqlite_utils
 
 from banker import rules
+from banker.store.database import Database
 from banker.store.errors import PlayerNotFound, UnknownSeat
 
 
@@ -35,11 +36,13 @@ def seat_changes(before: dict, after: dict) -> tuple[list[str], list[str]]:
     return [pid for pid in new if pid not in old], [pid for pid in old if pid not in new]
 
 
-class TokenIndex:
-    """The tokens of the store's games (a part of Store: uses its `_game`, `_one` and
-    `_transaction`). Player and display tokens map to their game in memory after first use."""
+class Tokens:
+    """Who a token is in the store's games, and new links. Player and display tokens map to
+    their game in memory after first use. (The current tokens of a game are its KeptGame's,
+    kept by `games`.)"""
 
-    def _init_tokens(self) -> None:
+    def __init__(self, database: Database, games) -> None:
+        self.database, self.games = database, games
         # Player token -> game id, filled on first use: a player page's poll never reads SQLite.
         self._token_games: dict[str, str] = {}
         self._display_games: dict[str, str] = {}  # the same for display tokens
@@ -47,7 +50,7 @@ class TokenIndex:
     def role(self, game_id: str, token: str) -> str | None:
         """Who `token` is in this game: "banker", a player id, "display", or None (a stranger,
         or a token replaced by a new link)."""
-        game = self._game(game_id)
+        game = self.games.get(game_id)
         if same_token(token, game.banker_token):
             return "banker"
         if same_token(token, game.display_token):
@@ -59,7 +62,7 @@ class TokenIndex:
 
     def players(self, game_id: str) -> list[dict]:
         """The game's players with their tokens: [{"id", "name", "token"}] in seating order."""
-        game = self._game(game_id)
+        game = self.games.get(game_id)
         token_of = {player_id: token for token, player_id in game.player_tokens.items()}
         return [
             {"id": p["id"], "name": p["name"], "token": token_of.get(p["id"])}
@@ -68,7 +71,7 @@ class TokenIndex:
 
     def find_player_token(self, token: str) -> tuple[str, str] | None:
         """(game id, player id) for a player's token, or None when unknown or revoked."""
-        row = self._one(
+        row = self.database.one(
             "select game_id, player_id from player_tokens where token = ? and not revoked",
             [token],
         )
@@ -76,21 +79,21 @@ class TokenIndex:
 
     def banker_token(self, game_id: str) -> str:
         """The banker token of a game."""
-        return self._game(game_id).banker_token
+        return self.games.get(game_id).banker_token
 
     def display_token(self, game_id: str) -> str:
         """The display token of a game (its big screen's link)."""
-        return self._game(game_id).display_token
+        return self.games.get(game_id).display_token
 
     def game_for_display_token(self, token: str) -> str | None:
         """The game whose current display token is `token`, else None; from memory after once."""
         game_id = self._display_games.get(token)
         if game_id is None:
-            row = self._one("select id from games where display_token = ?", [token])
+            row = self.database.one("select id from games where display_token = ?", [token])
             if row is None:
                 return None
             game_id = row["id"]
-        if not same_token(token, self._game(game_id).display_token):
+        if not same_token(token, self.games.get(game_id).display_token):
             self._display_games.pop(token, None)
             return None
         self._display_games[token] = game_id
@@ -99,9 +102,9 @@ class TokenIndex:
     def token_revoked(self, token: str, game_id: str | None = None) -> str | None:
         """The seat ("banker", "display" or a player id) `token` was replaced for (in game
         `game_id`, when given), else None."""
-        row = self._one("select seat, game_id from revoked_tokens where token = ?", [token])
+        row = self.database.one("select seat, game_id from revoked_tokens where token = ?", [token])
         if row is None:
-            row = self._one(
+            row = self.database.one(
                 "select player_id as seat, game_id from player_tokens where token = ? and revoked",
                 [token],
             )
@@ -122,7 +125,7 @@ class TokenIndex:
                 return None
             game_id = found[0]
             self._token_games[token] = game_id
-        player_id = self._game(game_id).player_tokens.get(token)
+        player_id = self.games.get(game_id).player_tokens.get(token)
         if player_id is None:
             return None
         return game_id, player_id
@@ -130,7 +133,7 @@ class TokenIndex:
     def player_token_revoked(self, token: str) -> bool:
         """Whether `token` was a player's token that the Banker has since replaced."""
         return (
-            self._one("select 1 from player_tokens where token = ? and revoked", [token])
+            self.database.one("select 1 from player_tokens where token = ? and revoked", [token])
             is not None
         )
 
@@ -138,7 +141,7 @@ class TokenIndex:
         """A new token for a seat ("banker", "display" or a player id): its new link. The seat's
         old token stops working at once (API, pages, polls); token_revoked() then names the seat.
         An unknown seat raises UnknownSeat (400) and changes nothing."""
-        game = self._game(game_id)
+        game = self.games.get(game_id)
         if seat not in ("banker", "display"):
             if not isinstance(seat, str) or all(p["id"] != seat for p in game.state["players"]):
                 raise UnknownSeat(
@@ -148,22 +151,22 @@ class TokenIndex:
             return self.rotate_player_token(game_id, seat)
         with game.lock:
             token, old = new_secret(), getattr(game, f"{seat}_token")
-            with self._transaction() as db:
+            with self.database.transaction() as db:
                 db["revoked_tokens"].insert({"token": old, "game_id": game_id, "seat": seat})
                 db["games"].update(game_id, {f"{seat}_token": token})
             setattr(game, f"{seat}_token", token)
             self._display_games.pop(old, None)
-        self.tell(game_id, "tokens")
+        self.games.tell(game_id, "tokens")
         return token
 
     def rotate_player_token(self, game_id: str, player_id: str) -> str:
         """Give a player a new token (their new link); their old one stops working at once."""
-        game = self._game(game_id)
+        game = self.games.get(game_id)
         with game.lock:
             if all(p["id"] != player_id for p in game.state["players"]):
                 raise PlayerNotFound(f"There is no player {player_id!r} in game {game_id!r}.")
             token = new_secret()
-            with self._transaction() as db:
+            with self.database.transaction() as db:
                 db.execute(
                     "update player_tokens set revoked = 1 "
                     "where game_id = ? and player_id = ? and not revoked",
@@ -179,11 +182,11 @@ class TokenIndex:
             game.player_tokens = tokens
             for t in old:
                 self._token_games.pop(t, None)
-        self.tell(game_id, "tokens")
+        self.games.tell(game_id, "tokens")
         return token
 
     @staticmethod
-    def _write_seats(
+    def write_seats(
         db: sqlite_utils.Database, game_id: str, added: dict[str, str], gone: list[str]
     ) -> None:
         """In a command's transaction: a token for each player it seated (their link, which a
@@ -199,7 +202,7 @@ class TokenIndex:
                 "delete from player_tokens where game_id = ? and player_id = ?", [game_id, pid]
             )
 
-    def _seats_written(self, game, added: dict[str, str], gone: list[str]) -> None:
+    def seats_written(self, game, added: dict[str, str], gone: list[str]) -> None:
         """Once committed: the in-memory tokens follow (a new dict swapped in whole)."""
         dropped = [t for t, pid in game.player_tokens.items() if pid in gone]
         tokens = {t: pid for t, pid in game.player_tokens.items() if pid not in gone}
@@ -207,7 +210,7 @@ class TokenIndex:
         for token in dropped:
             self._token_games.pop(token, None)
 
-    def _forget_tokens_of(self, game_id: str) -> None:
+    def forget_game(self, game_id: str) -> None:
         """A removed game's tokens leave the in-memory maps."""
         for cache in (self._token_games, self._display_games):
             for token in [t for t, g in cache.items() if g == game_id]:

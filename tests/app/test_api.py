@@ -107,7 +107,7 @@ def test_partnerships_have_one_player_entry_and_one_token_each(new_game):
 def test_a_bad_new_game_is_refused_and_nothing_is_created(client, store, body, status, code):
     r = client.post("/api/v1/games", json=body)
     assert_refused(r, status, code)
-    assert store._db().execute("select count(*) from games").fetchone() == (0,)
+    assert store.database.connection().execute("select count(*) from games").fetchone() == (0,)
 
 
 def test_a_new_game_body_that_is_not_json_is_refused_with_400(client):

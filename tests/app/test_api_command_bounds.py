@@ -16,7 +16,9 @@ ROLL = {"type": "roll", "player": "p1", "dice": [1, 2]}
 
 
 def commands_stored(store, game_id) -> int:
-    return store._one("select count(*) as n from commands where game_id = ?", [game_id])["n"]
+    return store.database.one("select count(*) as n from commands where game_id = ?", [game_id])[
+        "n"
+    ]
 
 
 @pytest.mark.parametrize(

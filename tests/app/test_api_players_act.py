@@ -22,11 +22,11 @@ def seat(client, store):
     """seat(rules_game) -> an API Game in exactly that state (Ann p1, Bob p2, Cat p3)."""
 
     def make(g) -> Game:
-        game_id = store._new_game_id()
+        game_id = store.games.new_id()
         state = copy.deepcopy(g.state)
         state["game_id"] = game_id
         names = [p["name"] for p in state["players"]]
-        created = store._add_game(game_id, state["edition"], names, None, state)
+        created = store.add_game(game_id, state["edition"], names, None, state)
         return Game.of(FlaskTable(client), created)
 
     return make

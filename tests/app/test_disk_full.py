@@ -13,13 +13,13 @@ BONUS = {"type": "adjust", "player": "p1", "amount": 100, "reason": "Bonus"}
 
 
 def fill_the_disk(store) -> None:
-    db = store._db()
+    db = store.database.connection()
     pages = db.execute("PRAGMA page_count").fetchone()[0]
     db.execute(f"PRAGMA max_page_count = {pages}")
 
 
 def free_the_disk(store) -> None:
-    store._db().execute("PRAGMA max_page_count = 1073741823")
+    store.database.connection().execute("PRAGMA max_page_count = 1073741823")
 
 
 def test_a_full_disk_refuses_the_command_with_507_and_records_nothing(client, new_game, store):

@@ -68,8 +68,9 @@ def failing_database(app, game, monkeypatch):
     def damaged(*args, **kwargs):
         raise sqlite3.DatabaseError("database disk image is malformed")
 
-    for name in ("_game", "list_games", "known_games", "create_game"):
+    for name in ("list_games", "known_games", "create_game"):
         monkeypatch.setattr(store, name, damaged)
+    monkeypatch.setattr(store.games, "get", damaged)
     return game
 
 

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import re
-
-from banker import store as store_module
+import time
 
 
 def strip_rows(g) -> dict:
@@ -21,7 +20,7 @@ def strip_rows(g) -> dict:
 def test_a_phone_that_polls_is_following_and_one_that_stopped_is_not(game, store, monkeypatch):
     assert store.following(game.id) == set()
     now = [1000.0]
-    monkeypatch.setattr(store_module.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr(time, "monotonic", lambda: now[0])
     # Ann's page polls: an idle poll (204 before Flask) and one with news (Flask's route).
     assert game.table.client.get(f"/join/{game.tokens['p1']}/version?v=1").status_code == 204
     assert store.following(game.id) == {"p1"}

@@ -10,7 +10,6 @@ import sqlite3
 import pytest
 
 from banker import snapshot
-from banker import store as store_module
 from banker.rules import BadCommand
 from banker.rules.names import normalised_names
 from banker.web import create_app
@@ -137,10 +136,8 @@ def test_a_real_5000_event_snapshot_still_imports_and_stores_no_answers(client, 
 # -- 2. bounded storage -----------------------------------------------------------------------
 
 
-def test_answers_are_kept_only_for_keyed_commands_and_only_the_latest_few(
-    client, db_path, monkeypatch
-):
-    monkeypatch.setattr(store_module, "KEPT_ANSWERS", 3)
+def test_answers_are_kept_only_for_keyed_commands_and_only_the_latest_few(client, db_path, store):
+    store.kept_answers = 3
     g = new_game(client)
     g.do({"type": "start", "first": "p1"})  # no key: no answer kept
     for i in range(5):
@@ -345,10 +342,8 @@ def test_names_are_kept_normalised_nfc_and_trimmed():
         normalised_names(["Zoé", "Zoe\u0301"])  # the same name, composed two ways
 
 
-def test_the_story_still_reads_each_rounds_start_after_answers_are_forgotten(
-    app, client, monkeypatch
-):
-    monkeypatch.setattr(store_module, "KEPT_ANSWERS", 2)
+def test_the_story_still_reads_each_rounds_start_after_answers_are_forgotten(app, client, store):
+    store.kept_answers = 2
     g = new_game(client, ("Ann", "Bob"))
     plays = [
         ({"type": "start", "first": "p1"}, None),

@@ -15,7 +15,7 @@ UNSUPPORTED = {
 
 
 def count_games(store) -> int:
-    return store._db().execute("select count(*) from games").fetchone()[0]
+    return store.database.connection().execute("select count(*) from games").fetchone()[0]
 
 
 @pytest.mark.parametrize("content_type", ["text/plain", "application/x-www-form-urlencoded", None])

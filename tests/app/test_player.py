@@ -170,11 +170,11 @@ def test_the_poll_answers_204_from_memory_while_nothing_changed(app, claim):
         raise AssertionError("an idle poll must not touch SQLite")
 
     template_rendered.connect(lambda sender, template, context, **kw: rendered.append(template))
-    original, store._db = store._db, no_sqlite
+    original, store.database.connection = store.database.connection, no_sqlite
     try:
         r = claim.table.client.get(f"{path}/version?v={version}")
     finally:
-        store._db = original
+        store.database.connection = original
     assert (r.status_code, r.data, rendered) == (204, b"", [])
     assert r.headers["Cache-Control"] == NO_STORE
 
@@ -426,7 +426,7 @@ def test_a_new_link_replaces_the_old_one_which_is_refused_everywhere(app, db_pat
     new = next(p["token"] for p in store.players(claim.id) if p["id"] == "p1")
     assert new != old and store.role(claim.id, new) == "p1"
     assert store.role(claim.id, claim.tokens["p2"]) == "p2"  # Bob's link is untouched
-    assert store._db().execute(
+    assert store.database.connection().execute(
         "select player_id, revoked from player_tokens where token = ?", [old]
     ).fetchall() == [("p1", 1)]
     assert "Ask Bob for 4 (Baltic Avenue)" in text_of(claim.table.client.get(f"/join/{new}").text)
@@ -466,10 +466,15 @@ def test_a_new_link_for_no_such_player_or_game_is_refused(claim):
 
 def test_the_store_refuses_to_rotate_the_token_of_an_unknown_player(store):
     game_id = store.create_game("g0009", ["Ann", "Bob"], None)["game_id"]
-    before = store._db().execute("select * from player_tokens order by token").fetchall()
+    before = (
+        store.database.connection().execute("select * from player_tokens order by token").fetchall()
+    )
     with pytest.raises(PlayerNotFound):
         store.rotate_player_token(game_id, "p3")
-    assert store._db().execute("select * from player_tokens order by token").fetchall() == before
+    assert (
+        store.database.connection().execute("select * from player_tokens order by token").fetchall()
+        == before
+    )
 
 
 # -- the Join panel ----------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from datetime import date
 
 import pytest
 
+import banker
 from banker import snapshot
 from banker.web import create_app
 from tests.game import Game
@@ -78,13 +79,15 @@ def test_a_snapshot_holds_the_game_as_created_every_command_every_event_and_the_
     assert list(doc) == [
         "format",
         "format_version",
+        "banker_version",
         "exported_at",
         "game",
         "commands",
         "events",
         "state",
     ]
-    assert (doc["format"], doc["format_version"]) == ("banker-snapshot", 1)
+    assert (doc["format"], doc["format_version"]) == ("banker-snapshot", 2)
+    assert doc["banker_version"] == banker.__version__
     assert doc["game"] == {
         "id": played.id,
         "edition": "g0009",
@@ -296,8 +299,9 @@ def mutate(doc, path: str, value):
 DELETE = object()
 MALFORMED = [
     ("format", "banker-backup", "not_a_snapshot", 'its "format" is not "banker-snapshot"'),
-    ("format_version", 2, "unsupported_format_version", "format_version is 2"),
-    ("format_version", "1", "unsupported_format_version", "reads format_version 1"),
+    ("format_version", 0, "unsupported_format_version", "format_version is 0"),
+    ("format_version", "1", "unsupported_format_version", "reads format_version 1 to 2"),
+    ("banker_version", "latest", "bad_snapshot", "banker_version must name a release"),
     ("state", DELETE, "bad_snapshot", "lacks the field 'state'"),
     ("comment", "hi", "bad_snapshot", "unknown field 'comment'"),
     ("exported_at", "yesterday", "bad_snapshot", "exported_at must be a date and time"),

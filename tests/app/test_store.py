@@ -19,7 +19,7 @@ ROLL_TO_BALTIC = {"type": "roll", "player": "p1", "dice": [1, 2]}
 
 
 def rows(store: Store, sql: str, *params) -> list[tuple]:
-    return store._db().execute(sql, params).fetchall()
+    return store.database.connection().execute(sql, params).fetchall()
 
 
 @pytest.fixture
@@ -81,7 +81,7 @@ def test_a_failure_while_writing_a_command_leaves_no_trace(store, started):
     state_before = store.state(started)
     counts = "select (select count(*) from commands), (select count(*) from events)"
     before = rows(store, counts)
-    store._db().execute(
+    store.database.connection().execute(
         "create trigger no_events before insert on events "
         "begin select raise(abort, 'disk full'); end"
     )
@@ -91,7 +91,7 @@ def test_a_failure_while_writing_a_command_leaves_no_trace(store, started):
     assert rows(store, "select version from games") == [(1,)]
     assert store.state(started) is state_before
 
-    store._db().execute("drop trigger no_events")
+    store.database.connection().execute("drop trigger no_events")
     assert store.execute(started, ROLL_TO_BALTIC).body["version"] == 2
 
 
@@ -176,27 +176,29 @@ def test_the_stored_commands_replay_to_the_current_state(store, game, play, seed
 
 
 def test_migrations_are_safe_to_run_twice(store, started, db_path):
-    migrate(store._db())
-    migrate(store._db())
+    migrate(store.database.connection())
+    migrate(store.database.connection())
     again = Store(db_path)
     try:
         assert again.state(started)["version"] == 1
-        assert {"games", "player_tokens", "commands", "events"} <= set(again._db().table_names())
+        assert {"games", "player_tokens", "commands", "events"} <= set(
+            again.database.connection().table_names()
+        )
     finally:
         again.close()
 
 
 def test_the_database_is_in_wal_mode_and_syncs_fully(store):
-    assert store._db().execute("pragma journal_mode").fetchone() == ("wal",)
-    assert store._db().execute("pragma synchronous").fetchone() == (2,)  # FULL
+    assert store.database.connection().execute("pragma journal_mode").fetchone() == ("wal",)
+    assert store.database.connection().execute("pragma synchronous").fetchone() == (2,)  # FULL
 
 
 def test_every_thread_gets_its_own_connection(store):
     seen = []
-    t = threading.Thread(target=lambda: seen.append(store._db()))
+    t = threading.Thread(target=lambda: seen.append(store.database.connection()))
     t.start()
     t.join()
-    assert seen[0] is not store._db()
+    assert seen[0] is not store.database.connection()
     assert seen[0].execute("pragma synchronous").fetchone() == (2,)
 
 

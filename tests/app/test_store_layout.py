@@ -101,7 +101,7 @@ def test_a_database_of_the_first_layout_gets_every_step_recorded_and_plays_on(tm
     try:
         assert [n for _, n, _ in records(path)] == NAMES
         assert marks(path) == (APPLICATION_ID, SCHEMA_VERSION)
-        db = store._db()
+        db = store.database.connection()
         assert {"display_token", "undo_base"} <= set(db["games"].columns_dict)
         assert "key_scope" in db["commands"].columns_dict
         assert {"moved_games", "revoked_tokens"} <= set(db.table_names())

@@ -24,11 +24,11 @@ def played(store: Store, commands: int, names=("Ann", "Bob", "Cleo"), seed: int 
 
 def test_an_idle_games_state_leaves_memory_and_is_read_back_when_next_used(db_path):
     store = Store(db_path)
-    store.KEEP_STATES = 1
+    store.games.KEEP_STATES = 1
     try:
         first = played(store, 40)
         second = played(store, 40, seed=5)
-        assert store._games[first]._state is None  # forgotten: the second game was used since
+        assert store.games.get(first).forgotten  # forgotten: the second game was used since
         assert store.version(first) == 40  # versions stay in memory for the phones' polls
         assert store.state(first) == store.replayed_state(first)
         bot = Bot(4)
@@ -41,7 +41,7 @@ def test_an_idle_games_state_leaves_memory_and_is_read_back_when_next_used(db_pa
 
 
 def stored_story_versions(store: Store, game_id: str) -> list[int]:
-    rows = store._db().query(
+    rows = store.database.connection().query(
         "select version from commands where game_id = ? and response != '' order by version",
         [game_id],
     )
@@ -60,7 +60,7 @@ def test_the_story_keeps_a_state_only_before_each_rounds_first_roll(store):
     assert kept == needed_versions(store, game_id)
     assert 10 < len(kept) < rolls / 2
     kept_state = json.loads(
-        store._db()
+        store.database.connection()
         .execute(
             "select response from commands where game_id = ? and version = ?",
             [game_id, kept[3]],

@@ -27,19 +27,19 @@ def store(tmp_path):
 def batches(store: Store) -> list[int]:
     """Record the size of each group committed from now on."""
     sizes: list[int] = []
-    commit = store._commit_batch
+    commit = store.database.commit_batch
 
     def counted(db, batch):
         sizes.append(len(batch))
         return commit(db, batch)
 
-    store._commit_batch = counted
+    store.database.commit_batch = counted
     return sizes
 
 
 def queued(store: Store, n: int, timeout: float = 10.0) -> None:
     deadline = time.monotonic() + timeout
-    while len(store._waiting) < n:
+    while len(store.database._waiting) < n:
         assert time.monotonic() < deadline, "the writes never queued"
         time.sleep(0.001)
 
@@ -74,7 +74,7 @@ def committed_versions(store: Store, game_ids: list[str]) -> list[int]:
 def test_commands_of_games_waiting_for_a_commit_are_committed_together(store):
     games = [store.create_game("g0009", NAMES, None)["game_id"] for _ in range(6)]
     sizes = batches(store)
-    with store._writer:  # a commit syncing: the six commands queue behind it
+    with store.database.transaction():  # a commit syncing: the six commands queue behind it
         threads, results = in_threads([lambda g=g: store.execute(g, START) for g in games])
         queued(store, 6)
         assert committed_versions(store, games) == [0] * 6  # none answered, none written
@@ -98,9 +98,9 @@ def test_one_failing_write_in_a_group_leaves_the_others_committed_and_itself_unw
         raise ValueError("a write that fails half-way")
 
     calls = [lambda g=g: store.execute(g, ROLL) for g in games[:2]]
-    calls += [lambda: store._write(broken)]
+    calls += [lambda: store.database.write(broken)]
     calls += [lambda: store.execute(games[3], ROLL)]
-    with store._writer:
+    with store.database.transaction():
         threads, results = in_threads(calls)
         queued(store, 4)
     for t in threads:
@@ -115,19 +115,19 @@ def test_on_a_full_disk_each_command_of_a_group_is_committed_whole_or_refused_wh
     games = [store.create_game("g0009", NAMES, None)["game_id"] for _ in range(3)]
     for g in games:
         store.execute(g, START)
-    pages = store._db().execute("pragma page_count").fetchone()[0]
-    connection = store._db
+    pages = store.database.connection().execute("pragma page_count").fetchone()[0]
+    connection = store.database.connection
 
     def full_disk():  # whichever thread commits a group, its disk is full
         db = connection()
         db.execute(f"pragma max_page_count = {pages}")
         return db
 
-    store._db = full_disk
+    store.database.connection = full_disk
     refused = 0
     for amount in range(1, 200):  # the file's free room fills up within a few groups
         bonus = {"type": "adjust", "player": "p1", "amount": amount, "reason": "x" * 200}
-        with store._writer:
+        with store.database.transaction():
             threads, results = in_threads([lambda g=g, b=bonus: store.execute(g, b) for g in games])
             queued(store, 3)
         for t in threads:

@@ -49,7 +49,7 @@ def test_a_schema_1_database_plays_on_and_undoes_exactly(tmp_path):
     game_id, full = as_schema_1(path)
     store = Store(path)
     try:
-        db = store._db()
+        db = store.database.connection()
         assert db.execute("pragma user_version").fetchone() == (SCHEMA_VERSION,) == (2,)
         assert "undo_base" in db["games"].columns_dict
         (index,) = db.execute(

@@ -54,7 +54,7 @@ def test_undo_restores_the_exact_states_across_restarts_and_forgotten_states(tmp
                 store.close()
                 store = Store(db)
             elif roll < 0.2:  # another game used since: this one's state leaves memory
-                store.KEEP_STATES = 1
+                store.games.KEEP_STATES = 1
                 other = other or store.create_game("g0009", NAMES, None)["game_id"]
                 store.state(other)
             if rng.random() < 0.2:
@@ -113,7 +113,9 @@ def test_the_row_keeps_undo_entries_as_changes_not_states(tmp_path):
         for amount in range(1, 6):
             c = {"type": "adjust", "player": "p2", "amount": amount, "reason": "a correction"}
             store.execute(game_id, c)
-            (row,) = store._db().execute("select state, undo_base from games").fetchall()
+            (row,) = (
+                store.database.connection().execute("select state, undo_base from games").fetchall()
+            )
             sizes.append(len(row[0]))
             stored = json.loads(row[0])
             assert [e["version"] for e in stored["_undo"]] == list(range(1, 2 + amount))
@@ -153,7 +155,7 @@ def _earlier_row(store: Store, game_id: str, whole: bool) -> dict:
         before = {k: v for k, v in states[e["version"]].items() if k != "_undo"}
         entry = {"events": e["events"], "text": e["text"]}
         entries.append({"state": before, **entry} if whole else {"version": e["version"], **entry})
-    with store._transaction() as tx:
+    with store.database.transaction() as tx:
         tx.execute(
             "update games set state = ?, undo_base = ? where id = ?",
             [json.dumps({**state, "_undo": entries}), json.dumps(states[1]), game_id],
@@ -215,7 +217,7 @@ def test_undo_still_works_when_the_rules_changed_since_the_commands_were_recorde
         game_id = _ann_bought_vermont(store)
         before_buy = rules.public_state(rules.replay(game_id, "g0009", NAMES, None, COMMANDS[:2]))
         row = _earlier_row(store, game_id, whole=False)
-        with store._transaction() as tx:  # as if the old rules had paid Bob 1 more
+        with store.database.transaction() as tx:  # as if the old rules had paid Bob 1 more
             row["players"][1]["cash"] += 1
             tx.execute("update games set state = ?", [json.dumps(row)])
         store.close()

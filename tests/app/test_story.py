@@ -28,7 +28,7 @@ def replayed_round_ends(store, game_id: str) -> list[dict]:
     someone else did (nobody is eliminated in the bot's games).
     """
     row = (
-        store._db()
+        store.database.connection()
         .execute("select edition, names, options from games where id = ?", [game_id])
         .fetchone()
     )

@@ -190,8 +190,8 @@ def test_new_tokens_outlive_a_restart_and_old_ones_stay_dead(db_path):
 def test_a_game_stored_before_displays_gets_a_display_token(db_path):
     store = Store(db_path)
     game_id = store.create_game("g0009", ["Ann", "Bob"], None)["game_id"]
-    store._db().execute("update games set display_token = null")
-    store._db().conn.commit()
+    store.database.connection().execute("update games set display_token = null")
+    store.database.connection().conn.commit()
     store.close()
     store = Store(db_path)  # the migration runs again on an existing database
     token = store.display_token(game_id)

@@ -12,6 +12,7 @@ from pathlib import Path
 from flask import Blueprint
 
 import banker
+from banker.store import Store
 from banker.web import create_app
 
 PACKAGE = Path(banker.__file__).resolve().parent
@@ -21,12 +22,10 @@ WEB, COMMON = "banker.web", "banker.web.common"
 # The one function of banker/web that imports inside itself: the app factory, the blueprints.
 APP_FACTORY = ("banker.web.app", "create_app")
 # Imports inside functions outside banker/web, each with its reason: the command line loads
-# only what its command needs (`banker --version` loads no Flask, `banker backup` no server),
-# and the store reads a setting a test may lower while it runs.
+# only what its command needs (`banker --version` loads no Flask, `banker backup` no server).
 LATE_IMPORTS = {
     "banker.__main__": "every command",
     "banker.cli.games": "every command",
-    "banker.store.service": "_kept_answers",
 }
 
 
@@ -269,3 +268,24 @@ def test_imports_at_any_depth_are_found_in_functions_and_when_they_name_a_packag
         "banker.web.common.qr",
     }
     assert _imports_in_functions(module) == [("view", "from banker.web.common.qr import qr_svg")]
+
+
+# -- the store's parts ------------------------------------------------------------------------
+
+
+def test_the_stores_parts_touch_no_private_name_of_another_object():
+    found = []
+    for path in sorted((PACKAGE / "store").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (
+                isinstance(node, ast.Attribute)
+                and node.attr.startswith("_")
+                and not node.attr.startswith("__")
+                and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))
+            ):
+                found.append(f"{path.name}:{node.lineno} .{node.attr}")
+    assert found == []
+
+
+def test_the_store_is_made_of_parts_not_mixins():
+    assert Store.__bases__ == (object,)

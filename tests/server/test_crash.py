@@ -39,7 +39,7 @@ def check_database(db_path, expected: dict[str, list[dict]] | None = None) -> di
         assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
     store = Store(db_path)
     try:
-        db = store._db()
+        db = store.database.connection()
         states = {}
         for game_id, edition, names, options, version in db.execute(
             "select id, edition, names, options, version from games"
