@@ -19,49 +19,48 @@ import socket
 import sys
 from pathlib import Path
 
-from banker import __version__
+from banker import __version__, settings
 from banker.cli import (
     Fatal,
-    check_port,
     database_file,
     guarded,
     lan_address,
-    public_url,
     user,
 )
 from banker.cli.error_pages import error_pages_parser
 from banker.cli.games import games_parser
 from banker.store import default_database_path
 
-MAX_THREADS = 256
 
-
-def check_serve_args(args: argparse.Namespace) -> None:
-    """What the parser cannot judge alone of `banker serve`'s arguments: Fatal naming the
-    value and what to give instead."""
-    check_port(args.port, free=True)
-    if not 1 <= args.threads <= MAX_THREADS:
-        raise Fatal(
-            f"--threads {args.threads} is not a number of worker threads: give one from 1 to "
-            f"{MAX_THREADS} (the default is 8)."
-        )
+def serve_settings(args: argparse.Namespace) -> settings.Settings:
+    """Every setting of `banker serve` (banker.settings: its flags, else $BANKER_… variables,
+    else the defaults), checked once before anything listens: Fatal naming the value as it
+    was given and what to give instead."""
+    flags = {s.name: getattr(args, s.name, None) for s in settings.SETTINGS if s.flag}
     try:
-        socket.getaddrinfo(args.host, args.port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+        values = settings.read(os.environ, flags)
+    except settings.SettingError as e:
+        raise Fatal(str(e)) from None
+    try:
+        socket.getaddrinfo(values.host, values.port, type=socket.SOCK_STREAM,
+                           flags=socket.AI_PASSIVE)  # fmt: skip
     except (socket.gaierror, UnicodeError) as e:
         reason = getattr(e, "strerror", None) or str(e)
         raise Fatal(
-            f"--host {args.host} is not an address of this machine ({reason}): give one of its "
-            "addresses, 0.0.0.0 for all of them, or 127.0.0.1 for this machine only."
+            f"--host {values.host} is not an address of this machine ({reason}): give one of "
+            "its addresses, 0.0.0.0 for all of them, or 127.0.0.1 for this machine only."
         ) from None
+    return values
 
 
-def listen(app, host: str, port: int, threads: int):
+def listen(app, values: settings.Settings):
     """banker's server (banker.serving: uvicorn, push, the connection limits) bound to
-    host:port with `threads` worker threads for the app, or Fatal saying why it cannot be."""
+    values.host and .port, or Fatal saying why it cannot be."""
     from banker.serving import create_server
 
+    host, port = values.host, values.port
     try:
-        return create_server(app, host=host, port=port, threads=threads)
+        return create_server(app, values)
     except OSError as e:
         if e.errno == errno.EADDRINUSE:
             raise Fatal(
@@ -112,12 +111,15 @@ def access_log(app, where: str) -> None:
 
 def serve(args: argparse.Namespace) -> None:
     """Run the web app and print the URL to open."""
-    check_serve_args(args)
-    db = str(args.db)
+    from banker.serving import keep_private
+
+    values = serve_settings(args)
+    db = values.db
     existed = database_file(db, must_exist=False).exists()
+    keep_private(db)
     made = NewFiles(db) if not existed else None
     try:
-        started = start(args, db, existed)
+        started = start(values, db, existed)
     except BaseException:
         if made is not None:  # a refused start leaves nothing behind it made
             made.remove()
@@ -143,7 +145,7 @@ class NewFiles:
                 folder.rmdir()
 
 
-def start(args: argparse.Namespace, db: str, existed: bool):
+def start(values, db: str, existed: bool):
     """Open the database, bind the port and say so; what `run` needs. Fatal, having made
     nothing that lasts, when one of them cannot be."""
     from banker.control import Channel
@@ -152,26 +154,27 @@ def start(args: argparse.Namespace, db: str, existed: bool):
 
     if existed:  # locked before SQLite opens it: a hard link must not get a WAL of its own
         hold(db)
-    app = guarded(db, lambda: create_app({"DATABASE": db, "PUBLIC_URL": args.public_url}))
+    config = {"DATABASE": db, "PUBLIC_URL": values.public_url, "SETTINGS": values}
+    app = guarded(db, lambda: create_app(config))
     store = app.extensions["banker.store"]
     try:
         if not existed:
             hold(db)  # held until this process ends
         guarded(db, store.check_writable)
-        server = listen(app, args.host, args.port, args.threads)
-        if args.access_log:  # opened once the port is ours: a refused start makes no file
-            access_log(app, args.access_log)
+        server = listen(app, values)
+        if values.access_log:  # opened once the port is ours: a refused start makes no file
+            access_log(app, values.access_log)
     except BaseException:
         store.close()
         raise
-    everywhere = args.host in ("0.0.0.0", "", "::")
-    host = lan_address() if everywhere else args.host
+    everywhere = values.host in ("0.0.0.0", "", "::")
+    host = lan_address() if everywhere else values.host
     host = f"[{host}]" if ":" in host else host
     port = server.effective_port
     if everywhere:
         # Links shown to a Banker browsing on this machine itself (localhost) use this instead.
         app.config["LAN_URL"] = f"http://{host}:{port}"
-    base = args.public_url or f"http://{host}:{port}"
+    base = values.public_url or f"http://{host}:{port}"
     channel = Channel(store, db, base)
     try:
         channel.open()
@@ -320,7 +323,7 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument(
         "--db",
         default=None,
-        help=f"the database to copy (default: $BANKER_DB, else {default_database_path()})",
+        help=f"the database to copy (default: $BANKER_DB, else {settings.default_database()})",
     )
     b.add_argument(
         "--keep",
@@ -347,39 +350,18 @@ def serve_parser(commands) -> None:
         description="Run the Banker's server (the pages and the JSON API under /api/v1) and "
         "print the URL to open on the Banker's phone.",
     )
-    s.add_argument("--host", default="0.0.0.0", help="address to listen on (default: 0.0.0.0)")
-    s.add_argument(
-        "--port",
-        type=int,
-        default=8000,
-        help="port to listen on, 1 to 65535; 0 picks a free one (default: 8000)",
-    )
-    s.add_argument(
-        "--db",
-        default=None,
-        help=f"the SQLite file of the games (default: $BANKER_DB, else {default_database_path()})",
-    )
-    s.add_argument(
-        "--threads",
-        type=int,
-        default=8,
-        help=f"worker threads running the app's requests, 1 to {MAX_THREADS}; the pages' push "
-        "streams need none (default: 8)",
-    )
-    s.add_argument(
-        "--public-url",
-        type=public_url,
-        default=None,
-        help="the URL the phones reach this server at, when not this machine's own address "
-        "(a reverse proxy, a host name): the printed URL and the players' links use it",
-    )
-    s.add_argument(
-        "--access-log",
-        metavar="FILE",
-        default=None,
-        help="write a line per request to FILE (- for standard output), tokens left out "
-        "(default: none)",
-    )
+    # Its options are declared in banker.settings (each also a $BANKER_… variable), read and
+    # checked there (serve_settings): a bad one is one sentence, not argparse's usage.
+    for option in settings.SETTINGS:
+        if option.flag:
+            default = option.default if option.name != "db" else settings.default_database()
+            s.add_argument(
+                option.flag,
+                dest=option.name,
+                default=None,
+                metavar="FILE" if option.kind == "path" or option.name == "access_log" else None,
+                help=f"{option.help} (default: ${option.env}, else {default or 'none'})",
+            )
     s.set_defaults(run=serve, command="serve")
 
 
@@ -389,12 +371,12 @@ def main(argv: list[str] | None = None) -> int:
     if not hasattr(args, "run"):
         parser().print_help()
         return 2
-    if getattr(args, "db", "") is None:
-        args.db = default_database_path()
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     try:
+        if getattr(args, "db", "") is None and args.command != "serve":  # serve: its settings
+            args.db = default_database_path()
         args.run(args)
-    except Fatal as e:
+    except (Fatal, settings.SettingError) as e:
         print(f"banker {args.command}: {e}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:  # Ctrl+C: a sentence, not a traceback

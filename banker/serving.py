@@ -6,8 +6,10 @@ The server is uvicorn (one asyncio event loop, httptools parsing HTTP/1.1) runni
 cost a few kilobytes each, no thread), and every other request is the Flask app, run in a pool
 of `threads` worker threads (the store's commits block on the disk; group commit needs
 concurrent writers). docs/scaling.md says why this server and not another. The limits below are
-kept by `banker.net.connection.Connection` (the HTTP connection) and `banker.net.push` (the
-streams); docs/hosting.md lists them with how to change each ($BANKER_… variables).
+declared in banker.settings (docs/hosting.md lists them with how to change each: $BANKER_…
+variables) and kept by `banker.net.connection.Connection` (the HTTP connection),
+`banker.net.site` (bodies, threads per client, answers nobody reads) and `banker.net.push` (the
+streams).
 """
 
 from __future__ import annotations
@@ -17,48 +19,15 @@ import logging
 import os
 import resource
 import socket
-from dataclasses import dataclass, fields
 from pathlib import Path
 
 import uvicorn
 
+from banker import settings as declared
+from banker.net import clients
 from banker.net.connection import Connection
 from banker.net.site import Site
 from banker.web.common.limits import redact_logs
-
-
-@dataclass
-class Limits:
-    """What one connection, one client and all of them together may hold."""
-
-    connections: int = 10_000  # open connections in all (1,000 tables of 6 phones and room)
-    per_address: int = 256  # open connections of one client address other than this machine's
-    streams_per_client: int = 64  # push streams of one client (a family's phones: about 6)
-    idle_seconds: float = 5.0  # a connection that sends nothing (before or between requests)
-    header_seconds: float = 10.0  # to send a request's headers, once its first byte came
-    body_seconds: float = 120.0  # to send a request's body (a 5 MB snapshot on a slow phone)
-    max_header_bytes: int = 32 * 1024  # a request line and its headers
-    max_body: int = 6 * 1024 * 1024  # a snapshot (5 MB) in a form, with room; the app checks
-    heartbeat_seconds: float = 20.0  # a push stream's keep-alive comment (proxies time out at 60)
-    commands_per_second: float = 10.0  # one token's commands, sustained (a table: about 1)
-    command_burst: int = 40  # one token's commands at once before the rate applies
-
-    @classmethod
-    def from_env(cls, env=None) -> Limits:
-        """The defaults, each changed by $BANKER_<NAME> when it is set (a number)."""
-        env = os.environ if env is None else env
-        values = {}
-        for f in fields(cls):
-            text = env.get(f"BANKER_{f.name.upper()}", "").strip()
-            if text:
-                try:
-                    values[f.name] = type(f.default)(float(text))
-                except ValueError:
-                    raise ValueError(f"${f.name.upper()} must be a number, not {text!r}") from None
-        return cls(**values)
-
-
-HEADER_SECONDS = Limits.header_seconds  # (the tests' name for it)
 
 
 class Server:
@@ -66,11 +35,12 @@ class Server:
     runs), the app's push hub started with its loop. `run()` blocks until Ctrl+C, SIGTERM or
     `close()` (from another thread)."""
 
-    def __init__(self, app, host: str, port: int, threads: int, limits: Limits | None = None):
-        self.limits = limits or Limits.from_env()
-        raise_file_limit(self.limits.connections + 2 * threads + 64)
-        self.site = Site(app, threads=threads, limits=self.limits)
-        self.socket = _bind(host, port)
+    def __init__(self, app, settings: declared.Settings | None = None):
+        self.limits = settings = settings or declared.read()
+        clients.configure(settings.local_networks)
+        raise_file_limit(settings.connections + 2 * settings.threads + 64)
+        self.site = Site(app, threads=settings.threads, limits=settings)
+        self.socket = _bind(settings.host, settings.port)
         self.effective_port = self.socket.getsockname()[1]
         config = uvicorn.Config(
             self.site,
@@ -145,9 +115,11 @@ def raise_file_limit(wanted: int) -> int:
     return soft
 
 
-def create_server(app, host: str, port: int, threads: int) -> Server:
-    """The server for `app` on host:port with `threads` worker threads for the Flask app."""
-    return Server(app, host, port, threads)
+def create_server(app, settings: declared.Settings | None = None, **changes) -> Server:
+    """The server for `app` on settings.host and .port, with settings.threads worker threads
+    for the Flask app (the settings `banker serve` read, else those of this process's
+    environment, with `changes`: host="127.0.0.1", port=0…)."""
+    return Server(app, (settings or declared.read()).replace(**changes))
 
 
 # -- one server per database ------------------------------------------------------------------
@@ -192,6 +164,20 @@ def server_of(database: str | Path) -> int | None:
     finally:
         os.close(fd)
     return None
+
+
+def keep_private(database: str | Path) -> None:
+    """Whatever this process creates from now on is its user's alone (umask 077), and the
+    database with its -wal and -shm files is made mode 0600 when it exists: they hold every
+    token, and another local user who could read them could also hold the file's lock."""
+    os.umask(0o077)
+    for suffix in ("", "-wal", "-shm"):
+        try:
+            os.chmod(f"{database}{suffix}", 0o600)
+        except FileNotFoundError:
+            pass
+        except PermissionError:  # not this user's file: SQLite says what it can do with it
+            pass
 
 
 def _lock_holder(st: os.stat_result) -> int:

@@ -120,7 +120,7 @@ class OverLoopback:
         self.profiling = False
         app = create_app({"DATABASE": str(db)})
         self.store = app.extensions["banker.store"]
-        self.server = create_server(app, "127.0.0.1", 0, threads=1)
+        self.server = create_server(app, host="127.0.0.1", port=0, threads=1)
         self.server.site.app = self._profiled(app)
         self._loop_profile = cProfile.Profile(time.thread_time)
         self._loop_on = False

@@ -55,10 +55,10 @@ def serve(name: str, port: int, db: str) -> None:
     else:
         import os
 
-        from banker.serving import Limits, Server
+        from banker.serving import create_server
 
         os.environ["BANKER_IDLE_SECONDS"] = "300"
-        server = Server(app, "127.0.0.1", port, 8, Limits.from_env())
+        server = create_server(app, host="127.0.0.1", port=port, threads=8)
         server.uvicorn.config.loop = "uvloop" if "uvloop" in name else "asyncio"
         server.run()
 

@@ -1,4 +1,5 @@
-// The live page: taps before refreshes, and push (told in banker/net/push.py; kept small).
+// The live page: taps before refreshes, and push: the change swapped in as the stream brings
+// it (told in banker/net/push.py; kept small).
 (function () {
   "use strict";
   var doc = document, taps = 0, pending = [];
@@ -35,6 +36,7 @@
     pending.push(entry);
     xhr.addEventListener("loadend", function () {
       pending = pending.filter(function (p) { return p !== entry; });
+      setTimeout(release, 0); // after the tap's answer is swapped in
     });
   });
 
@@ -54,15 +56,44 @@
   });
 
   var meta = doc.querySelector('meta[name="banker-push"]');
-  if (!meta) return;
-  var base = meta.content, every = +meta.getAttribute("data-poll") || 700;
+  var base = meta && meta.content, every = meta && +meta.getAttribute("data-poll") || 700;
   var es = null, timer = 0, polling = 0, reading = 0, again = 0;
-  var latest = 0, other = 0, inFlight = 0, retries = 0;
+  var latest = 0, other = 0, inFlight = 0, retries = 0, opened = "", held = null;
 
   function shown() {
     var el = doc.querySelector("[data-version]");
     return el ? +el.getAttribute("data-version") : NaN;
   }
+
+  // The view this page shows (?as= of its stream: the server pushes it, rendered).
+  function view() {
+    var el = doc.querySelector("[data-live][data-as]");
+    return el ? el.getAttribute("data-as") : "";
+  }
+
+  // A view pushed in the stream: swapped in as htmx swaps an answer (its out-of-band parts
+  // too), the fields being typed kept (static/typing.js), when newer than the page's; held
+  // while a tap is in flight (swapped after its answer if still newer). A page in a state of
+  // its own (a first die tapped, an open confirmation: [data-own]) asks with it instead.
+  function pushed(html, version, again) {
+    var now = shown();
+    if (!(version > now || (again && version >= now) || now !== now)) return;
+    if (tapInFlight()) { held = [html, version, again]; return; }
+    if (doc.querySelector("[data-live][data-own], #pad-d1")) return told(version);
+    var id = /^\s*<[^>]*?\sid="([^"]+)"/.exec(html), target = id && doc.getElementById(id[1]);
+    if (!target || !window.htmx) return told(version);
+    latest = Math.max(latest, version);
+    var e = new CustomEvent("banker:beforePush", { detail: { html: html } });
+    doc.dispatchEvent(e);
+    htmx.swap(target, e.detail.html, { swapStyle: "outerHTML", swapDelay: 0, settleDelay: 0 });
+  }
+  function release() {
+    var h = held;
+    held = null;
+    if (h && !tapInFlight()) pushed(h[0], h[1], h[2]);
+    else if (h) held = h;
+  }
+  if (!meta) return;
 
   function reread(parts) {
     if (reading) { again = 1; return; }
@@ -105,7 +136,10 @@
       setTimeout(check, 50);
     });
   });
-  doc.addEventListener("htmx:afterSettle", function () { setTimeout(check, 50); });
+  doc.addEventListener("htmx:afterSettle", function () {
+    setTimeout(check, 50);
+    if (es && view() !== opened) open(); // the Banker moved to another screen: its view
+  });
 
   function close() {
     clearTimeout(timer);
@@ -121,7 +155,9 @@
     if (polling) return;
     if (!window.EventSource) return poll();
     close();
-    var v = shown(), s = new EventSource(base + (v >= 0 ? "?v=" + v : ""));
+    var v = shown(), as = opened = view();
+    var s = new EventSource(base + "?v=" + (v >= 0 ? v : "") +
+                            (as ? "&as=" + encodeURIComponent(as) : ""));
     es = s;
     timer = setTimeout(function () { if (es === s) poll(); }, 5000);
     s.addEventListener("ready", function (e) {
@@ -130,6 +166,8 @@
       latest = Math.max(latest, +e.data || 0);
     });
     s.onmessage = function (e) { told(+e.data); };
+    s.addEventListener("swap", function (e) { pushed(e.data, +e.lastEventId, 0); });
+    s.addEventListener("follow", function (e) { pushed(e.data, +e.lastEventId, 1); });
     ["following", "changed"].forEach(function (k) {
       s.addEventListener(k, function () { told(0, 1); });
     });
@@ -141,6 +179,7 @@
     if (doc.visibilityState === "visible") open();
   });
   addEventListener("online", open);
+  addEventListener("offline", close); // its stream is gone with the network: back, it catches up
   addEventListener("pageshow", function (e) { if (e.persisted) open(); });
   open();
 })();

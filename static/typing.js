@@ -1,12 +1,13 @@
-// Nothing typed is lost to a redraw. Before htmx swaps new HTML in (a live update, by poll or
-// push; the answer to another form; a summary redrawn while one types), every field someone
-// is typing in (the focused one, or one whose value differs from what the page drew) is kept
-// as it is: its counterpart in the new HTML (the element of the same id) is marked
-// hx-preserve, so htmx moves the live field, with its value, caret and focus, into the new
-// page instead of the one drawn. An open <details> (Corrections, More) stays open likewise.
-// The fields of the form whose answer this is are left to that answer: empty once it was
-// accepted (a bid typed is never added to the next one), drawn again as typed when refused
-// (the server draws a refused form's fields again, marked data-typed: banker/web/common/kept.py).
+// Nothing typed is lost to a redraw. Before htmx swaps new HTML in (a live update: polled, or
+// pushed in the stream and swapped by static/refresh.js; the answer to another form; a summary
+// redrawn while one types), every field someone is typing in (the focused one, or one whose
+// value differs from what the page drew) is kept as it is: its counterpart in the new HTML (the
+// element of the same id) is marked hx-preserve, so htmx moves the live field, with its value,
+// caret and focus, into the new page instead of the one drawn. An open <details> (Corrections,
+// More, a deed on the board) stays open likewise. The fields of the form whose answer this is
+// are left to that answer: empty once it was accepted (a bid typed is never added to the next
+// one), drawn again as typed when refused (the server draws a refused form's fields again,
+// marked data-typed: banker/web/common/kept.py).
 (function () {
   "use strict";
   var FIELDS = "input[id], select[id], textarea[id]";
@@ -59,12 +60,20 @@
     return html;
   }
 
+  function kept(html, except) {
+    var ids = beingTyped(except);
+    var open = [];
+    document.querySelectorAll("details[id][open]").forEach(function (el) { open.push(el.id); });
+    return ids.length || open.length ? keep(html, ids, open) : html;
+  }
+
   document.addEventListener("htmx:beforeSwap", function (event) {
     var detail = event.detail;
     if (!detail.shouldSwap || typeof detail.serverResponse !== "string") return;
-    var ids = beingTyped(answeredForm(detail));
-    var open = [];
-    document.querySelectorAll("details[id][open]").forEach(function (el) { open.push(el.id); });
-    if (ids.length || open.length) detail.serverResponse = keep(detail.serverResponse, ids, open);
+    detail.serverResponse = kept(detail.serverResponse, answeredForm(detail));
+  });
+  // A view pushed by the server (static/refresh.js), about to be swapped in: a live update.
+  document.addEventListener("banker:beforePush", function (event) {
+    event.detail.html = kept(event.detail.html, null);
   });
 })();

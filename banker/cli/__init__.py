@@ -12,9 +12,9 @@ import os
 import pwd
 import socket
 import sqlite3
-import urllib.parse
 from pathlib import Path
 
+from banker import settings
 from banker.store import StoreError
 from banker.store.errors import is_disk_full
 
@@ -47,13 +47,12 @@ def lan_address() -> str:
 
 
 def public_url(text: str) -> str:
-    """A --public-url: http(s)://host[:port][/path], kept without its trailing slash."""
-    parts = urllib.parse.urlsplit(text.strip())
-    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is not an http:// or https:// URL with a host (and no ?query or #fragment)"
-        )
-    return urllib.parse.urlunsplit((parts.scheme, parts.netloc, parts.path.rstrip("/"), "", ""))
+    """A --public-url as argparse's type: http(s)://host[:port][/path], kept without its
+    trailing slash (banker.settings checks it, for `banker serve` too)."""
+    try:
+        return settings.public_url(text.strip())
+    except settings.BadValue as e:
+        raise argparse.ArgumentTypeError(f"{text!r} {e}") from None
 
 
 def check_port(port: int, free: bool = False) -> None:

@@ -12,8 +12,8 @@ import argparse
 import sys
 from datetime import UTC, datetime, timedelta
 
+from banker import settings
 from banker.cli import Fatal, check_port, database_file, guarded, lan_address, public_url
-from banker.store import default_database_path
 
 
 def base_url(args: argparse.Namespace, server: dict | None) -> str:
@@ -210,7 +210,7 @@ def games_parser(commands) -> None:
     g.add_argument(
         "--db",
         default=None,
-        help=f"the games database (default: $BANKER_DB, else {default_database_path()})",
+        help=f"the games database (default: $BANKER_DB, else {settings.default_database()})",
     )
     g.add_argument(
         "--public-url",

@@ -11,23 +11,33 @@ proxy on this very machine, the address that proxy reports.
   64 bits at will), an IPv4 client as its address.
 
 "This machine" is the loopback networks unless $BANKER_LOCAL_NETWORKS names others (say
-`127.0.0.1/32`, so that the tests can play a stranger from 127.0.0.2).
+`127.0.0.1/32`, so that the tests can play a stranger from 127.0.0.2): banker.settings reads it,
+the server hands it to `configure` when it starts.
+
+A trusted proxy's last X-Forwarded-For entry that is not a plain address (`203.0.113.9:5123`,
+`[2001:db8::1]:443`, `unknown`) is still a client, never this machine: an address with a port
+counts as the address, anything else as its text (cut to 64 characters).
 """
 
 from __future__ import annotations
 
 import ipaddress
-import os
 from functools import lru_cache
+
+from banker import settings
 
 LOCAL = "local"  # the key of this machine's own clients (not capped, not rate limited)
 
 
-def _networks(text: str) -> tuple:
-    return tuple(ipaddress.ip_network(n.strip()) for n in text.split(",") if n.strip())
+LOCAL_NETWORKS: tuple = settings.default(settings.BY_NAME["local_networks"])
 
 
-LOCAL_NETWORKS = _networks(os.environ.get("BANKER_LOCAL_NETWORKS", "") or "127.0.0.0/8,::1/128")
+def configure(networks: tuple) -> None:
+    """The networks that are this machine ($BANKER_LOCAL_NETWORKS, read by banker.settings)."""
+    global LOCAL_NETWORKS
+    LOCAL_NETWORKS = tuple(networks)
+    _parse.cache_clear()
+    client_key.cache_clear()
 
 
 @lru_cache(maxsize=4096)
@@ -51,13 +61,22 @@ def _local(address) -> bool:
 
 
 def forwarded_for(peer: str, header: str | None) -> str:
-    """The client's address: `peer`, or the last address of X-Forwarded-For (`header`) when
-    the peer is a proxy on this machine (loopback)."""
-    if header and is_loopback(peer):
-        last = header.rsplit(",", 1)[-1].strip()
-        if last and _parse(last) is not None:
-            return last[:64]
-    return peer
+    """The client's address: `peer`, or the last entry of X-Forwarded-For (`header`) when the
+    peer is a proxy on this machine (loopback): its address when it carries a port, else as it
+    is (cut to 64 characters), a client to limit either way."""
+    if not header or not header.strip() or not is_loopback(peer):  # no proxy said anything
+        return peer
+    last = header.rsplit(",", 1)[-1].strip()[:64]
+    if _parse(last) is not None:
+        return last
+    if last.startswith("[") and "]:" in last:  # [2001:db8::1]:443
+        bare = last[1 : last.index("]")]
+    else:  # 203.0.113.9:5123
+        bare = last.rpartition(":")[0] if last.count(":") == 1 else ""
+    parsed = _parse(bare) if bare else None
+    if parsed is not None and not _local(parsed):
+        return bare
+    return f"unreadable:{last}"
 
 
 @lru_cache(maxsize=4096)

@@ -1,5 +1,10 @@
 """One HTTP connection as `banker serve` keeps it: uvicorn's httptools protocol, with the limits
-that keep one client, slow or hostile, from holding the server (banker.serving.Limits).
+that keep one client, slow or hostile, from holding the server (banker.settings declares them).
+
+uvicorn has no hooks for these, so this subclasses its HttpToolsProtocol (private: the range
+of uvicorn versions it was tested with is pinned in pyproject.toml, and
+tests/server/test_connections.py and test_hostile_serve.py hold each limit through a real
+server).
 
 - A connection that has sent nothing for `idle_seconds` (before its first request, or between
   requests) is closed; a request whose headers are not all in `header_seconds` after its first
@@ -9,6 +14,8 @@ that keep one client, slow or hostile, from holding the server (banker.serving.L
   connection is answered 503 or 429 and closed at once.
 - A request line and headers over `max_header_bytes` is 431, a body over `max_body` 413, a
   malformed request 400.
+- An answer the client takes nothing of for `write_seconds` is cut off (`cut`,
+  `watch_unsent`: banker.net.site sends answers in parts).
 Every one of these answers carries the app's security headers and is JSON under /api/
 (banker.net.refusals). A push stream holds its connection while its page is open: it sent its
 request, so it is not idle; the streams have their own cap per client (banker.net.push).
@@ -20,10 +27,12 @@ import httptools
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from banker.net import clients, refusals
+from banker.web.common.limits import tripped
 
 
-class Refused(Exception):
-    """Raised in a parser callback: answer `status` and close."""
+class Refuse(Exception):
+    """Raised in a parser callback: answer `status` and close (httptools hands it back as the
+    cause of its parser error)."""
 
     def __init__(self, status: int):
         super().__init__(status)
@@ -113,7 +122,7 @@ class Connection(HttpToolsProtocol):
             return
         except httptools.HttpParserError as e:
             cause = e.__context__
-            self._refuse(cause.status if isinstance(cause, Refused) else 400)
+            self._refuse(cause.status if isinstance(cause, Refuse) else 400)
             return
         if self.in_headers:
             self.header_bytes += len(data)
@@ -143,14 +152,14 @@ class Connection(HttpToolsProtocol):
         """Headers parsed so far (a whole request may come in one packet)."""
         self.parsed_bytes += size
         if self.parsed_bytes > self.limits.max_header_bytes:
-            raise Refused(431)
+            raise Refuse(431)
 
     def on_headers_complete(self) -> None:
         self.in_headers = False
         length = next((v for k, v in self.headers if k == b"content-length"), b"0")
         chunked = any(k == b"transfer-encoding" for k, _ in self.headers)
         if length.isdigit() and int(length) > self.limits.max_body:
-            raise Refused(413)
+            raise Refuse(413)
         self._deadline(self.limits.body_seconds if chunked or length not in (b"", b"0") else None)
         super().on_headers_complete()
         self.scope["banker.connection"] = self
@@ -158,7 +167,7 @@ class Connection(HttpToolsProtocol):
     def on_body(self, body: bytes) -> None:
         self.body_bytes += len(body)
         if self.body_bytes > self.limits.max_body:
-            raise Refused(413)
+            raise Refuse(413)
         super().on_body(body)
 
     def on_message_complete(self) -> None:
@@ -167,10 +176,37 @@ class Connection(HttpToolsProtocol):
 
     # -- refusals and deadlines -----------------------------------------------------------
 
+    def cut(self, why: str) -> None:
+        """Drop the connection at once, whatever it has not sent (its buffers freed)."""
+        self.refused = True
+        self._deadline(None)
+        tripped(f"cut off: {why} in {self.limits.write_seconds:g} s", self._client())
+        if self.transport is not None:
+            self.transport.abort()
+
+    def watch_unsent(self, seconds: float) -> None:
+        """Cut the connection if the answer written last is not all taken within `seconds`."""
+        transport = self.transport
+        if transport is None or transport.is_closing():
+            return
+        unsent = transport.get_write_buffer_size()
+        if unsent:
+            self.loop.call_later(seconds, self._still_unsent, unsent)
+
+    def _still_unsent(self, before: int) -> None:
+        transport = self.transport
+        if transport is not None and not transport.is_closing():
+            if transport.get_write_buffer_size() >= before:
+                self.cut("an answer not read")
+
+    def _client(self) -> str:
+        return clients.client_key(self.client[0] if self.client else "")
+
     def _refuse(self, status: int, retry_after: int | None = None) -> None:
         """Answer `status` (unless an answer already began) and close the connection."""
         self.refused = True
         self._deadline(None)
+        tripped(f"{status} {refusals.SAID.get(status, ('error',))[0]}", self._client())
         transport = self.transport
         if transport is None or transport.is_closing():
             return

@@ -7,28 +7,45 @@ changes (static/refresh.js then asks for its fresh fragment, as its poll did).
 
 A stream says, as SSE events:
 - `ready` (data: the game's version) once it is open: the page knows push works;
-- a version (the default event, `id:` and data the version) whenever the game moves on, and at
-  once on opening when the page's version (`Last-Event-ID` on the browser's own reconnect,
-  else `?v=`) is not the game's: a page that was away catches up the moment it is back;
-- `following` (the Banker's) when a player's phone starts or stops following the game;
+- `swap` (`id:` the version, data: the HTML the page swaps in) whenever the game moves on, for
+  a page that says which view it shows (`?as=`: the Banker's screen, `view` for a player's
+  page, `screen` for the big screen): the change itself, rendered by the web app once per
+  audience (`Hub.render`, registered by banker.web.common.pushed: the very fragment the page's
+  poll would get, with that page's own link, so a player's stream carries only that seat's
+  view) and sent to every stream of that audience; the page asks for nothing;
+- a version (the default event, `id:` and data the version) instead, for a page that shows no
+  view (a story) or when the render could not be made (the page then asks, as before push);
+- both at once on opening when the page's version (`Last-Event-ID` on the browser's own
+  reconnect, else `?v=`) is not the game's: a page that was away catches up the moment it is back;
+- `follow` (the Banker's table: its screen drawn again at the same version) when a player's
+  phone starts or stops following the game; `following` to a Banker's page showing no view;
 - `changed` when the game was resumed elsewhere, `gone` when the page's token was replaced
   (the page then asks, and is told by the app);
 - a comment every `heartbeat_seconds` while nothing happens (proxies close silent streams).
 
+Rendering runs in the worker threads, never on the event loop: when a game changes, one task
+per game renders each audience with an open stream once (players and the big screen first,
+the Banker's screen, the costliest, last), and hands each answer to the loop as soon as it is
+made; a change arriving meanwhile is rendered next, from the newest version.
+
 The page's side is static/refresh.js (every live page loads it: kept small, its account is
 here). A tap always wins over a live refresh (an htmx request of an element marked
-`data-refresh`): a refresh is not sent while a tap is in flight (unanswered for at most 15 s),
-its answer is not swapped when a tap was sent after it, and nothing is aborted (htmx logs an
-aborted request as a console error); taps drop a second tap of their own (hx-sync). Then push:
-each part marked `data-live` asks for its fresh copy, an htmx part through its own hx-get (the
-request its poll made, so held back by a tap like it; a typed bid kept by hx-preserve), the
-story by reading the page again. A request already in flight when an event comes (htmx then
-drops the new one) or held back by a tap would leave the page behind: after every answer the
-page compares its version with the latest said and asks again (a request is counted done by
-its own XHR: htmx tells of an answer on the part it replaced, off the page). It opens a fresh
-stream whenever it becomes visible or online again. Where push is blocked (no EventSource, a
-proxy that holds the stream back: no `ready` in 5 s, a refusal) it polls every `data-poll` ms
-instead, as before push; `<html data-push="push|poll">` says which.
+`data-refresh`, or a pushed swap): a refresh is not sent and a pushed view not swapped while a
+tap is in flight (unanswered for at most 15 s; the newest pushed view is swapped after the
+tap's answer when it is newer than it), a refresh's answer is not swapped when a tap was sent
+after it, and nothing is aborted (htmx logs an aborted request as a console error); taps drop
+a second tap of their own (hx-sync). A pushed view is swapped as htmx swaps an answer
+(`htmx.swap`: its out-of-band parts too), after static/typing.js kept the fields being typed
+(its `banker:beforePush` event), and only when newer than the page's (`data-version`). A page
+in a state of its own that the server does not know (the Banker's first die tapped, an open
+"are you sure?") asks for its part instead, with that state, as before. The Banker's pages
+reopen their stream with the new `?as=` when they move to another screen. Each part marked
+`data-live` without a view (the story) reads the page again when told a version. A request
+already in flight when an event comes or held back by a tap would leave the page behind: after
+every answer the page compares its version with the latest said and asks again. It opens a
+fresh stream whenever it becomes visible or online again. Where push is blocked (no
+EventSource, a proxy that holds the stream back: no `ready` in 5 s, a refusal) it polls every
+`data-poll` ms instead, as before push; `<html data-push="push|poll">` says which.
 
 The store tells the hub of every change (`Store.watchers`, called from the worker thread that
 committed it); the hub wakes the streams of that game on the event loop. A stream costs a
@@ -39,6 +56,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
+from typing import NamedTuple
 
 from werkzeug.http import parse_cookie
 
@@ -54,6 +72,24 @@ _STREAM_HEADERS = [
     (b"cache-control", b"no-store"),
     (b"x-accel-buffering", b"no"),  # nginx: pass each event on at once
 ]
+
+
+class Page(NamedTuple):
+    """What the web app's renderer is asked for: the view a stream's page shows, as of
+    `since` (the version the page has; None: unknown), with the stream's own request
+    (`environ`: its link, cookie, host and client, as the page's own poll would send them).
+    `follow`: drawn again at the same version (a phone started or stopped following)."""
+
+    kind: str  # "games", "join", "display"
+    key: str  # the game id (the Banker's) or the page's token
+    view: str  # the stream's ?as=
+    since: int | None
+    follow: bool
+    environ: dict
+
+
+# Audiences rendered first to last: the cheap views first, so most pages have theirs sooner.
+_ORDER = {"join": 0, "display": 1, "games": 2}
 
 
 def match(path: str) -> tuple[str, str] | None:
@@ -78,10 +114,21 @@ class _Stream:
         "closed",
         "pending",
         "said_at",
+        "kind",
+        "key",
+        "view",
+        "environ",
+        "outbox",
+        "follow",
     )
 
     def __init__(self, game: str, player: str | None, token: str, version: int | None):
         self.game, self.player, self.token, self.version = game, player, token, version
+        self.kind = self.key = ""
+        self.view: str | None = None  # which view the page shows (?as=): it is pushed
+        self.environ: dict = {}  # the stream's request, for the renderer
+        self.outbox: list[str] = []  # rendered messages waiting to be sent
+        self.follow = False  # the Banker's table: drawn again (a phone following)
         self.waiter: asyncio.Future | None = None
         self.woken = False  # woken since it last looked (a wake while it sends is kept)
         self.closed = False
@@ -112,6 +159,12 @@ class Hub:
         self.clients: Counter = Counter()
         self.players: Counter = Counter()  # (game, player) -> open streams
         self.closing = False
+        # The web app's renderer (banker.web.common.pushed): Page -> the HTML the page swaps
+        # in, or None (the page then asks). Without one, streams say versions only.
+        self.render = app.extensions.get("banker.push.render")
+        self.environ = None  # scope -> a WSGI environ (banker.net.site sets it)
+        self.rendering: set[str] = set()  # games whose render task runs
+        self.again: set[str] = set()  # games changed while it ran
         app.extensions["banker.push"] = self
 
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
@@ -159,10 +212,88 @@ class Hub:
     def changed(self, game_id: str, what: str = "version") -> None:
         """Wake this game's streams (on the loop). `what`: "version", "changed" (resumed
         elsewhere), "tokens" (a link replaced) or "following" (the Banker's only)."""
+        rendered = False
         for stream in list(self.games.get(game_id, ())):
+            if stream.view is not None and what in ("version", "following"):
+                if what == "following" and stream.view == "table":
+                    stream.follow = rendered = True
+                elif what == "version":
+                    rendered = True
+                continue
             if what == "following" and stream.player is not None:
                 continue
             stream.wake(None if what == "version" else what)
+        if rendered:
+            self._render_soon(game_id)
+
+    # -- rendering (in the worker threads) ---------------------------------------------------
+
+    def _render_soon(self, game_id: str) -> None:
+        """Render this game's views for its pushed streams (one task per game at a time)."""
+        if game_id in self.rendering:
+            self.again.add(game_id)
+            return
+        if self.loop is None or self.closing:
+            return
+        self.rendering.add(game_id)
+        self.loop.create_task(self._render_game(game_id))
+
+    async def _render_game(self, game_id: str) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            while not self.closing:
+                self.again.discard(game_id)
+                try:
+                    version = self.store.version(game_id)
+                except GameNotFound:
+                    return
+                groups: dict[tuple, list[_Stream]] = {}
+                for s in self.games.get(game_id, ()):
+                    if s.view is not None and (s.version != version or s.follow):
+                        follow = s.version == version
+                        s.follow = False
+                        host = s.environ.get("HTTP_HOST")
+                        groups.setdefault((s.kind, s.token, s.view, s.version, follow, host),
+                                          []).append(s)  # fmt: skip
+                if groups:
+                    pages = sorted(groups, key=lambda g: _ORDER.get(g[0], 3))
+                    await loop.run_in_executor(
+                        self.pool, self._render_pages, loop, version, pages, groups
+                    )
+                if game_id not in self.again:
+                    return
+        finally:
+            self.rendering.discard(game_id)
+
+    def _render_pages(self, loop, version: int, keys: list, groups: dict) -> None:
+        """(A worker thread) render each audience once; each answer goes to the loop at once."""
+        for key in keys:
+            first = groups[key][0]
+            page = Page(first.kind, first.key, first.view, first.version, key[4], first.environ)
+            try:
+                html = self.render(page)
+            except Exception:  # the page asks instead (and is answered, or told why)
+                html = None
+            try:
+                loop.call_soon_threadsafe(self._deliver, version, key[4], groups[key], html)
+            except RuntimeError:  # the loop closed: the server is stopping
+                return
+
+    def _deliver(self, version: int, follow: bool, streams: list, html: str | None) -> None:
+        """(On the loop) a rendered view to its streams that have not had it."""
+        if html is None:
+            said = f"id: {version}\ndata: {version}\n\n"
+        else:
+            data = html.replace("\r", "").replace("\n", "\ndata: ")
+            said = f"id: {version}\nevent: {'follow' if follow else 'swap'}\ndata: {data}\n\n"
+        for s in streams:
+            if s.closed or (s.version is not None and s.version > version):
+                continue
+            if s.version == version and not follow:
+                continue
+            s.version = version
+            s.outbox.append(said)
+            s.wake()
 
     # -- one stream --------------------------------------------------------------------------
 
@@ -184,6 +315,11 @@ class Hub:
             return
         game, player, token = who
         stream = _Stream(game, player, token, _known_version(headers, scope["query_string"]))
+        stream.kind, stream.key = kind, key
+        view = _query_value(scope["query_string"], "as")
+        if view and self.render is not None and self.environ is not None and len(view) <= 40:
+            stream.view = view
+            stream.environ = self.environ(scope)
         self._open(stream, client)
         connection = scope.get("banker.connection")
         if connection is not None:
@@ -203,9 +339,13 @@ class Hub:
                     "headers": start + _STREAM_HEADERS})  # fmt: skip
         version = self.store.version(stream.game)
         first = f"retry: {RETRY_MS}\nevent: ready\ndata: {version}\n\n"
-        if stream.version != version:
-            first += f"id: {version}\ndata: {version}\n\n"
-        stream.version = version
+        if stream.view is not None:
+            if stream.version != version:  # caught up by its own view, rendered
+                self._render_soon(stream.game)
+        else:
+            if stream.version != version:
+                first += f"id: {version}\ndata: {version}\n\n"
+            stream.version = version
         await send({"type": "http.response.body", "body": first.encode(), "more_body": True})
         loop = asyncio.get_running_loop()
         stream.said_at = loop.time()
@@ -235,7 +375,9 @@ class Hub:
         except GameNotFound:  # removed meanwhile
             return None
         said = ""
-        if version != stream.version:
+        if stream.outbox:
+            said, stream.outbox = "".join(stream.outbox), []
+        elif stream.view is None and version != stream.version:
             said += f"id: {version}\ndata: {version}\n\n"
             stream.version = version
         for what in ("following", "changed"):
@@ -297,11 +439,17 @@ def _known_version(headers: dict, query: bytes) -> int | None:
     """The version the page has: Last-Event-ID (the browser's reconnect), else ?v=."""
     text = (headers.get(b"last-event-id") or b"").decode("latin-1").strip()
     if not text:
-        for part in query.decode("latin-1").split("&"):
-            name, _, value = part.partition("=")
-            if name == "v":
-                text = value
+        text = _query_value(query, "v")
     return int(text) if text.isascii() and text.isdigit() and len(text) <= 12 else None
+
+
+def _query_value(query: bytes, name: str) -> str:
+    """The value of `name` in a query string ("" when absent); the views' names are plain."""
+    for part in query.decode("latin-1").split("&"):
+        key, _, value = part.partition("=")
+        if key == name:
+            return value.replace("%3A", ":").replace("%3a", ":")
+    return ""
 
 
 async def _until_disconnect(receive, stream: _Stream) -> None:

@@ -49,7 +49,7 @@ def response(status: int, path: bytes | str = b"", retry_after: int | None = Non
     """A whole HTTP/1.1 refusal that closes the connection, for the connection to write."""
     if isinstance(path, str):
         path = path.encode("latin-1", "replace")
-    found, data = parts(status, _is_api(path), retry_after)
+    found, data = parts(status, is_api(path), retry_after)
     phrase = HTTPStatus(status).phrase
     lines = [f"HTTP/1.1 {status} {phrase}".encode()]
     lines += [k + b": " + v for k, v in found]
@@ -57,7 +57,7 @@ def response(status: int, path: bytes | str = b"", retry_after: int | None = Non
     return b"\r\n".join(lines) + b"\r\n\r\n" + data
 
 
-def _is_api(path: bytes) -> bool:
+def is_api(path: bytes) -> bool:
     """Whether a request target is under /api/ (a public URL's prefix before it allowed)."""
     target = path.split(b"?", 1)[0]
     return target.startswith(b"/api/") or b"/api/v1/" in target

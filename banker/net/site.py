@@ -1,23 +1,42 @@
 """The whole site as one ASGI app: a page's push stream (banker.net.push) answered on the event
 loop, every other request handed to the Flask app (WSGI) in a pool of worker threads.
 
-The bridge to Flask takes the body that has already arrived with the request (a command's JSON
-is in the first packet) and hands the request to a worker thread at once: one hop to the
-thread, one back with the whole answer. A longer body (a snapshot) is read by the thread as
-Flask asks for it, so the app's own size limits still refuse it before it is read. a2wsgi's
-WSGIMiddleware, measured first, crossed threads for every chunk it sent and received (four
-times for a command) and took about 0.15 ms more per request (docs/scaling.md).
+A worker thread is never held by the network, so a patient stranger cannot pin them all:
+- the request's body is read here, on the event loop, before any thread is given the request
+  (within `body_seconds`: banker.net.connection answers 408 past it); a request that says
+  `Expect: 100-continue` is first asked of the app (`banker.before_body`: too large for its
+  route, no token where one is needed) and refused before its body is asked for;
+- one client holds at most `threads_per_client` worker threads at once; its other requests
+  wait their turn here, on the loop, holding no thread (this machine's own are not counted;
+  behind a proxy on this machine a client is the one the proxy names: banker.net.clients);
+- the answer is made whole in the thread, then sent from the loop in parts of WRITE_CHUNK
+  bytes, each waiting for the client to take the previous one: a client that takes nothing
+  for `write_seconds` is cut off, and an answer nobody reads holds at most a part in memory.
+- A Host header that is not a host name (a label over 63 characters, an empty label) is
+  answered 400 here: the app would fail on it.
+The client's key (banker.net.clients) is handed to the app as `banker.client` in the WSGI
+environ: the app's per-client limits (banker.web.common.limits) count it.
+
+One hop to the thread, one back with the whole answer: a2wsgi's WSGIMiddleware, measured
+first, crossed threads for every chunk it sent and received (four times for a command) and
+took about 0.15 ms more per request (docs/scaling.md).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
+import re
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
-from banker.net import push
+from banker.net import clients, push, refusals
 from banker.net.collector import Collector
+from banker.web.common.limits import tripped
+
+_LABEL = re.compile(r"[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?")  # a host name's label
+WRITE_CHUNK = 64 * 1024  # an answer is sent in parts of this size, each as the client takes it
 
 
 class Site:
@@ -27,7 +46,9 @@ class Site:
         self.app, self.limits = app, limits
         self.pool = ThreadPoolExecutor(max_workers=max(1, threads), thread_name_prefix="banker")
         self.hub = push.Hub(app, limits, self.pool)
+        self.hub.environ = lambda scope: _environ(scope, io.BytesIO())  # a stream's request
         self.collector = Collector()
+        self.turns: dict[str, _Turns] = {}  # each client's worker threads in use
         public = app.config.get("PUBLIC_URL") or ""
         self.prefix = public.split("://", 1)[-1].partition("/")[2].rstrip("/")
         self.prefix = f"/{self.prefix}" if self.prefix else ""
@@ -46,7 +67,7 @@ class Site:
         if found is not None:
             await self.hub.stream(scope, receive, send, *found)
             return
-        await self.bridge(scope, receive, send)
+        await self.bridge(scope, receive, send, path)
 
     async def _lifespan(self, receive, send) -> None:
         while True:
@@ -63,15 +84,67 @@ class Site:
                 await send({"type": "lifespan.shutdown.complete"})
                 return
 
-    async def bridge(self, scope, receive, send) -> None:
-        """The request through Flask in a worker thread; its answer sent whole."""
+    async def bridge(self, scope, receive, send, path: str) -> None:
+        """The request through Flask in a worker thread, once its body is all here; its answer
+        sent from the loop as the client takes it."""
+        headers = scope["headers"]
+        peer = (scope.get("client") or ("", 0))[0]
+        forwarded = _header(headers, b"x-forwarded-for")
+        client = clients.client_key(
+            clients.forwarded_for(peer, None if forwarded is None else forwarded.decode("latin-1"))
+        )
+        if not _host_ok(_header(headers, b"host")):
+            said = (400, "bad_host", "The Host header is not a host name.")
+            await _refuse(send, scope, client, *said)
+            return
+        if _header(headers, b"expect", b"").lower() == b"100-continue":
+            said = self.app.extensions["banker.before_body"](
+                scope["method"], path, dict(_wsgi_headers(headers))
+            )
+            if said is not None:
+                await _refuse(send, scope, client, *said)
+                return
+        body = await _read_body(receive)
+        if body is None:  # gone, or refused by the connection (too slow, too large)
+            return
+        environ = _environ(scope, io.BytesIO(body))
+        environ["banker.client"] = client
         loop = asyncio.get_running_loop()
-        first = await receive()
-        body = _Body(loop, receive, first.get("body", b""), first.get("more_body", False))
-        environ = _environ(scope, body)
-        status, headers, data = await loop.run_in_executor(self.pool, _call, self.app, environ)
+        async with self._turn(client):
+            status, headers, data = await loop.run_in_executor(self.pool, _call, self.app, environ)
+        await self._answer(scope, send, status, headers, data)
+
+    def _turn(self, client: str) -> _Turns | contextlib.nullcontext:
+        """The client's turn at a worker thread (none to wait for this machine's own)."""
+        if client == clients.LOCAL:
+            return contextlib.nullcontext()
+        turns = self.turns.get(client)
+        if turns is None:
+            turns = self.turns[client] = _Turns(self.turns, client, self.limits.threads_per_client)
+        return turns
+
+    async def _answer(self, scope, send, status: int, headers: list, data: bytes) -> None:
+        """Send the answer in parts, each within write_seconds of the client taking the last;
+        else the connection is cut (an answer nobody reads is not kept)."""
         await send({"type": "http.response.start", "status": status, "headers": headers})
-        await send({"type": "http.response.body", "body": data})
+        if len(data) <= WRITE_CHUNK:
+            await send({"type": "http.response.body", "body": data})
+            return
+        connection = scope.get("banker.connection")
+        deadline = self.limits.write_seconds
+        view = memoryview(data)
+        for at in range(0, len(data), WRITE_CHUNK):
+            last = at + WRITE_CHUNK >= len(data)
+            part = {"type": "http.response.body", "body": bytes(view[at : at + WRITE_CHUNK]),
+                    "more_body": not last}  # fmt: skip
+            try:
+                await asyncio.wait_for(send(part), deadline)
+            except TimeoutError:
+                if connection is not None:
+                    connection.cut("an answer not read")
+                return
+        if connection is not None:
+            connection.watch_unsent(deadline)
 
 
 def _call(app, environ) -> tuple[int, list, bytes]:
@@ -95,47 +168,83 @@ def _call(app, environ) -> tuple[int, list, bytes]:
     return int(seen["status"][:3]), headers, b"".join(chunks)
 
 
-class _Body(io.RawIOBase):
-    """wsgi.input: the body that came with the request, then the rest as the app reads it."""
+class _Turns:
+    """One client's worker threads in use: at most `most`; the others wait on the loop."""
 
-    def __init__(self, loop, receive, first: bytes, more: bool):
-        self.loop, self.receive = loop, receive
-        self.buffer, self.more = bytearray(first), more
+    def __init__(self, table: dict, client: str, most: int):
+        self.table, self.client = table, client
+        self.semaphore = asyncio.Semaphore(most)
+        self.users = 0
 
-    def readable(self) -> bool:
+    async def __aenter__(self):
+        self.users += 1
+        try:
+            await self.semaphore.acquire()
+        except BaseException:
+            self._leave()
+            raise
+
+    async def __aexit__(self, *exc):
+        self.semaphore.release()
+        self._leave()
+
+    def _leave(self) -> None:
+        self.users -= 1
+        if self.users == 0:
+            self.table.pop(self.client, None)
+
+
+async def _read_body(receive) -> bytes | None:
+    """The request's whole body, received on the loop; None when the client went first."""
+    parts = []
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            return None
+        parts.append(message.get("body", b""))
+        if not message.get("more_body", False):
+            return b"".join(parts)
+
+
+def _header(headers: list, name: bytes, default: bytes | None = None) -> bytes | None:
+    for key, value in headers:
+        if key == name:
+            return value
+    return default
+
+
+def _wsgi_headers(headers: list):
+    for key, value in headers:
+        yield key.decode("latin-1").lower(), value.decode("latin-1")
+
+
+def _host_ok(host: bytes | None) -> bool:
+    """Whether a Host header names a host: a name of labels of 1 to 63 characters (a final
+    dot allowed), an IPv4 or a bracketed IPv6 address, and an optional port; no header is
+    fine (HTTP/1.0)."""
+    if host is None:
         return True
+    text = host.decode("latin-1")
+    if text.startswith("["):
+        end = text.find("]")
+        rest = text[end + 1 :] if end > 0 else "x"
+        return end > 0 and (rest == "" or (rest[:1] == ":" and rest[1:].isdigit()))
+    name, colon, port = text.partition(":")
+    if colon and not (port.isascii() and port.isdigit() and len(port) <= 5):
+        return False
+    labels = name.removesuffix(".").split(".")
+    return len(name) <= 253 and all(_LABEL.fullmatch(label) for label in labels)
 
-    def _fill(self, size: int) -> None:
-        while self.more and (size < 0 or len(self.buffer) < size):
-            message = asyncio.run_coroutine_threadsafe(self.receive(), self.loop).result()
-            if message["type"] != "http.request":
-                self.more = False
-                break
-            self.buffer += message.get("body", b"")
-            self.more = message.get("more_body", False)
 
-    def read(self, size: int = -1) -> bytes:
-        size = -1 if size is None else size
-        self._fill(size)
-        if size < 0 or size >= len(self.buffer):
-            data, self.buffer = bytes(self.buffer), bytearray()
-        else:
-            data, self.buffer = bytes(self.buffer[:size]), self.buffer[size:]
-        return data
-
-    def readinto(self, b) -> int:
-        data = self.read(len(b))
-        b[: len(data)] = data
-        return len(data)
-
-    def readline(self, size: int = -1) -> bytes:
-        while b"\n" not in self.buffer and self.more:
-            self._fill(len(self.buffer) + 65536)
-        end = self.buffer.find(b"\n") + 1 or len(self.buffer)
-        if 0 <= size < end:
-            end = size
-        data, self.buffer = bytes(self.buffer[:end]), self.buffer[end:]
-        return data
+async def _refuse(send, scope, client: str, status: int, code: str, message: str) -> None:
+    """A refusal made here, with the app's headers (JSON under /api/), closing the connection
+    (its body, if any, is never read)."""
+    tripped(f"{status} {code}", None if client == clients.LOCAL else client)
+    api = refusals.is_api(scope["path"].encode("latin-1", "replace"))
+    headers, data = refusals.parts(status, api, code=code, message=message)
+    headers.append((b"connection", b"close"))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": data})
 
 
 def _environ(scope, body) -> dict:

@@ -10,16 +10,25 @@ Standard library only: no Flask, no SQLite, no clock, no randomness.
 Every refusal raises DomainError (422) or BadCommand (400) with a sentence for the Banker; a
 command's shape is checked first (`schema`), whatever the state.
 
-Modules, each importing only those before it (no cycle): board, errors ← options (every game
-option, declared once: OPTIONS, checked_options, options_schema) ← state (lookups, money,
-events, gates, undo's changes) ← fields (what a command field may hold) ← schema (each command's
-fields) ← holdings (building, mortgages,
-score), rent (rent and claims) ← auctions ← jackpot (the Free Parking pot) ← turn (whose turn,
-rolls, landing, jail) ← cards; holdings ← trades ← debts; trades ← endgame (deadline,
-score_game, stop), corrections (adjust, move), seating (rename_player, add_player, leave) ←
-game (new_game, apply, undo). permissions (who may send what, who is told what) and shape (the
-state's shape, described once: state_schema(), BOOKKEEPING) sit on game; words (what is pending
-and who must act) on endgame and trades; actions (what a seat may do) on top.
+Modules, each importing only those before it (no cycle; tests/project/test_structure.py):
+
+    board, errors, names (a player's name: NFC, visible, no look-alikes)
+    <- options (every game option, declared once)
+    <- state (lookups, money, events, gates, undo's changes)
+    <- fields (what a command's field may hold)
+    <- the topics, each a command's handlers and its rules: holdings (building, mortgages,
+       score), rent (rent and claims) <- auctions <- jackpot (the Free Parking pot) <- turn
+       (whose turn, rolls, landing, jail) <- cards; holdings <- trades <- debts; trades <-
+       endgame (deadline, score_game, stop), corrections (adjust, move, undo), seating
+       (rename_player, add_player, leave)
+    <- senders (what a player may send for itself), targets (what a button may name)
+    <- schema (THE ONE TABLE OF COMMANDS: each command's words, fields, handler, who may
+       send it and its targets, declared together once)
+    <- game (new_game, apply: runs the table's handler, upgrade, public_state)
+    <- permissions (who may send what, read from the table; who is told what), shape (the
+       state's shape, described once: state_schema(), BOOKKEEPING); words (what is pending
+       and who must act) on endgame and trades
+    <- actions (what a seat may do now: the table's targets tried against apply).
 
 What the pages render from (pure, never raising; `state` is the state as the store keeps it):
 
@@ -52,9 +61,10 @@ The web layer imports the core from here only (board facts: banker.rules.board).
 """
 
 from .actions import actions, allowed
+from .corrections import undo_refusal
 from .endgame import askable_claims, claims_wait, phase, phase_sentence
 from .errors import BadCommand, DomainError, Refusal, WithCash
-from .game import apply, new_game, public_state, replay, undo_refusal, upgrade
+from .game import apply, new_game, public_state, replay, upgrade
 from .holdings import (
     bankruptcy_refusal,
     build_refusal,

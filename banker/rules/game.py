@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from . import auctions, cards, corrections, debts, endgame, holdings, rent, schema, trades, turn
+from . import auctions, endgame, holdings, schema, trades, turn
 from .board import DEED_IDS, HOTELS, HOUSES, STARTING_CASH
-from .errors import BadCommand, DomainError, WithCash
+from .corrections import undo_refusal
+from .errors import BadCommand, DomainError
 from .names import normalised_names
 from .options import EDITIONS, OPTIONS, checked_options, defaults
-from .seating import cmd_add_player, cmd_leave, cmd_rename_player
-from .state import changes, clone, event, new_player, pay, require_playing, taken_back
+from .state import changes, clone, new_player, pay, require_playing
 
 
 def new_game(game_id: str, edition: str, names: list, options: dict | None = None) -> dict:
@@ -79,44 +79,6 @@ def _new_state(game_id: str, edition: str, opts: dict, groups: list[list[str]]) 
     }
 
 
-def undo_refusal(state: dict) -> DomainError | None:
-    """Why `undo` is refused now (game over, or nothing since the latest roll), or None.
-
-    A stopped game (`unfinished`) can always be taken back: the stop is the latest command."""
-    if state["status"] == "finished":
-        try:
-            require_playing(state)
-        except DomainError as e:
-            return e
-    if not state["_undo"]:
-        return DomainError(
-            "Nothing to undo: undo reaches back only to the latest roll.", "nothing_to_undo"
-        )
-    return None
-
-
-def _undo(state: dict, c: dict) -> tuple[dict, list[dict]]:
-    """undo: the state before the latest command, its events marked as taken back."""
-    refusal = undo_refusal(state)
-    if refusal:
-        raise refusal
-    stack = state["_undo"]
-    entry = stack[-1]
-    s = taken_back({k: v for k, v in state.items() if k != "_undo"}, entry["changes"])
-    for key in COUNTERS:  # ids are never reused
-        s[key] = state[key]
-    s["_undo"] = stack[:-1]
-    events: list[dict] = []
-    text = f"Undid: {entry['text']}"
-    if "cash_of" in entry:  # the command's first sentence stated a player's cash
-        text = WithCash(text, entry["cash_of"], f"Undid: {entry['without_cash']}")
-    event(s, events, "undone", text, undid=entry["events"])
-    return s, events
-
-
-COUNTERS = ("_seq", "_claims", "_offers", "_players")
-
-
 Handler = Callable[[dict, dict], tuple[dict, list[dict]]]
 
 
@@ -153,41 +115,11 @@ def _forward(handler: Callable[[dict, list, dict], None]) -> Handler:
     return run
 
 
-# Every command: (state, command as read) -> (new state, events); apply adds the version.
-COMMANDS: dict[str, Handler] = {
-    "start": _forward(turn.cmd_start),
-    "roll": _forward(turn.cmd_roll),
-    "buy": _forward(turn.cmd_buy),
-    "auction": _forward(auctions.cmd_auction),
-    "bid": _forward(auctions.cmd_bid),
-    "close_auction": _forward(auctions.cmd_close_auction),
-    "draw_card": _forward(cards.cmd_draw_card),
-    "rent_roll": _forward(rent.cmd_rent_roll),
-    "claim_rent": _forward(rent.cmd_claim_rent),
-    "pay_jail_fine": _forward(turn.cmd_pay_jail_fine),
-    "use_jail_card": _forward(turn.cmd_use_jail_card),
-    "build": _forward(holdings.cmd_build),
-    "sell_building": _forward(holdings.cmd_sell_building),
-    "building_auction": _forward(auctions.cmd_building_auction),
-    "mortgage": _forward(holdings.cmd_mortgage),
-    "unmortgage": _forward(holdings.cmd_unmortgage),
-    "trade": _forward(trades.cmd_trade),
-    "propose_trade": _forward(trades.cmd_propose_trade),
-    "accept_trade": _forward(trades.cmd_accept_trade),
-    "decline_trade": _forward(trades.cmd_decline_trade),
-    "pay_debt": _forward(debts.cmd_pay_debt),
-    "bankrupt": _forward(debts.cmd_bankrupt),
-    "call_time": _forward(endgame.cmd_call_time),
-    "score_game": _forward(endgame.cmd_score_game),
-    "stop": _forward(endgame.cmd_stop),
-    "adjust": _forward(corrections.cmd_adjust),
-    "move": _forward(corrections.cmd_move),
-    "rename_player": _forward(cmd_rename_player),
-    "add_player": _forward(cmd_add_player),
-    "leave": _forward(cmd_leave),
-    "undo": _undo,  # the state before the latest command, not a changed copy
+# Every command as rules/schema.py declares it: (state, command as read) -> (new state,
+# events); apply adds the version.
+RUN: dict[str, Handler] = {
+    c.type: _forward(c.handler) if c.forward else c.handler for c in schema.COMMANDS.values()
 }
-assert set(COMMANDS) == set(schema.COMMANDS)
 
 
 def apply(state: dict, command: dict, seat: str | None = None) -> tuple[dict, list[dict]]:
@@ -203,7 +135,7 @@ def apply(state: dict, command: dict, seat: str | None = None) -> tuple[dict, li
     refusal = gate_refusal(state, c)
     if refusal:
         raise refusal
-    s, events = COMMANDS[c["type"]](state, c)
+    s, events = RUN[c["type"]](state, c)
     s["version"] = state["version"] + 1
     return s, events
 

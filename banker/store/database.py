@@ -7,7 +7,6 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import os
 import sqlite3
 import threading
 import time
@@ -17,6 +16,7 @@ from pathlib import Path
 
 import sqlite_utils
 
+from banker import settings
 from banker.store import migrations
 from banker.store.errors import DiskFull, is_disk_full
 
@@ -25,11 +25,9 @@ FULL_LOG_SECONDS = 60
 
 
 def default_database_path() -> Path:
-    """$BANKER_DB, else banker.db in the user's data folder ($XDG_DATA_HOME or ~/.local/share)."""
-    if os.environ.get("BANKER_DB"):
-        return Path(os.environ["BANKER_DB"])
-    data_home = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
-    return Path(data_home) / "banker" / "banker.db"
+    """$BANKER_DB (`~` expanded), else banker.db in the user's data folder ($XDG_DATA_HOME or
+    ~/.local/share): banker.settings's `db` (SettingError for a `~user` it does not know)."""
+    return Path(settings.read_one("db"))
 
 
 def utc_now() -> str:

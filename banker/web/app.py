@@ -20,6 +20,7 @@ from banker.web.common import (
     limits,
     live,
     present,
+    pushed,
     rates,
     store,
     template_globals,
@@ -73,6 +74,7 @@ def create_app(config: dict | None = None) -> Flask:
     rates.install(app)
     guards.install(app)
     live.install(app)
+    pushed.install(app)
 
     app.wsgi_app = IdlePolls(app.wsgi_app, app.extensions[store.EXTENSION])
     public = app.config.get("PUBLIC_URL")

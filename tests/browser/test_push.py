@@ -73,3 +73,115 @@ def test_where_push_is_blocked_the_page_polls_by_itself(live_server, new_api_gam
     assert len(polls) >= 2  # every 0.7 s
     pay(live_server, game, 40)
     expect(page.locator("#my-cash")).to_have_text("1,540", timeout=2000)
+
+
+# -- the change itself in the stream (issue 35) -------------------------------------------------
+
+
+def asked(context) -> list[str]:
+    """The pages' own requests for a fresh part (polls, versions, the page again), from now."""
+    seen: list[str] = []
+    context.on("request", lambda r: any(p in r.url for p in ("/poll?", "/version?"))
+               and seen.append(r.url))  # fmt: skip
+    return seen
+
+
+def test_a_change_is_swapped_in_from_the_push_on_every_page_without_asking_for_it(
+    live_server, new_api_game, phone, browser
+):
+    game = new_api_game(["Ann", "Bob"])
+    played(live_server, game).do({"type": "start", "first": "p1"})
+    big = browser.new_context(viewport={"width": 1280, "height": 800})
+    pages = [open_player(phone, game, 0), open_player(phone, game, 1), phone.new_page(),
+             big.new_page()]  # fmt: skip
+    pages[2].goto(game["banker_url"])
+    pages[3].goto(game["display_url"])
+    for page in pages:
+        page.locator(LIVE).wait_for(state="attached", timeout=5000)
+    requests = asked(phone) + asked(big)
+    mine, bobs = asked(phone), asked(big)
+    pay(live_server, game, 321)
+    expect(pages[0].locator("#my-cash")).to_have_text("1,821", timeout=2000)
+    expect(pages[1].locator("#player-view")).to_have_attribute("data-version", "2")
+    expect(pages[2].locator("#screen")).to_contain_text("1,821", timeout=2000)
+    expect(pages[3].locator("#display")).to_contain_text("1,821", timeout=2000)
+    pages[0].wait_for_timeout(300)
+    assert mine == [] and bobs == [] and requests == []
+    big.close()
+
+
+def test_a_bid_being_typed_on_a_players_page_survives_a_pushed_change(
+    live_server, new_api_game, phone
+):
+    game = new_api_game(["Ann", "Bob", "Cat"])
+    g = played(live_server, game)
+    g.start("p1")
+    g.roll("p1", 1, 2)
+    g.do(type="auction")  # Baltic Avenue for auction
+    bob = open_player(phone, game, 1)
+    bob.locator(LIVE).wait_for(state="attached", timeout=5000)
+    field = bob.locator("#bid-amount")
+    field.tap()
+    field.press_sequentially("4")
+    g.do(type="bid", player="p3", amount=20)  # Cat bids on her phone meanwhile
+    expect(bob.locator("#high-bid")).to_contain_text("20", timeout=2000)
+    field.press_sequentially("5")
+    expect(bob.locator("#bid-amount")).to_have_value("45")
+    assert bob.evaluate("document.activeElement.id") == "bid-amount"
+
+
+def test_the_banker_on_a_players_sheet_with_more_open_follows_the_change_there(
+    live_server, new_api_game, phone
+):
+    game = new_api_game(["Ann", "Bob"])
+    played(live_server, game).do({"type": "start", "first": "p1"})
+    page = phone.new_page()
+    page.goto(game["banker_url"])
+    page.locator(LIVE).wait_for(state="attached", timeout=5000)
+    page.locator("#more > summary").tap()  # More, opened on the table
+    pay(live_server, game, 11)
+    expect(page.locator("#screen")).to_contain_text("1,511", timeout=2000)
+    expect(page.locator("#more")).to_have_attribute("open", "")
+    page.locator(".strip a", has_text="Bob").tap()  # Bob's sheet: a sub-screen
+    expect(page.locator("[data-as='player:p2']")).to_be_attached()
+    page.wait_for_timeout(300)  # its stream reopened for the sheet
+    seen = asked(phone)
+    played(live_server, game).do(
+        {"type": "adjust", "player": "p2", "amount": 222, "reason": "push"}
+    )
+    expect(page.locator("#screen")).to_contain_text("1,722", timeout=2000)
+    expect(page.locator("[data-as='player:p2']")).to_be_attached()  # still on the sheet
+    assert seen == []
+
+
+def test_a_players_open_trade_form_is_left_as_it_is_by_a_pushed_change(
+    live_server, new_api_game, phone
+):
+    game = new_api_game(["Ann", "Bob"])
+    g = played(live_server, game)
+    g.start("p1")
+    g.deeds_by_rolls(("baltic-avenue", "p1"))  # something to trade
+    page = open_player(phone, game, 0)
+    page.locator(LIVE).wait_for(state="attached", timeout=5000)
+    page.get_by_role("link", name="Offer a trade").tap()
+    page.locator("#give-cash").fill("70")
+    page.locator("#give-cash").blur()
+    expect(page.locator("#trade-summary")).to_contain_text("Ann gives 70 to Bob", timeout=2000)
+    pay(live_server, game, 5)
+    expect(page.locator("#my-cash")).to_have_text(f"{g.cash('p1'):,}", timeout=2000)
+    expect(page.locator("#give-cash")).to_have_value("70")
+    expect(page.locator("#trade-summary")).to_contain_text("Ann gives 70 to Bob")
+
+
+def test_a_page_without_javascript_still_follows_the_game_by_reloading(
+    live_server, new_api_game, browser
+):
+    game = new_api_game(["Ann", "Bob"])
+    played(live_server, game).do({"type": "start", "first": "p1"})
+    context = browser.new_context(viewport={"width": 390, "height": 844}, java_script_enabled=False)
+    page = context.new_page()
+    page.goto(game["players"][0]["join_url"])
+    expect(page.locator("#my-cash")).to_have_text("1,500")
+    pay(live_server, game, 64)
+    expect(page.locator("#my-cash")).to_have_text("1,564", timeout=8000)  # reloads every 5 s
+    context.close()

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from banker.rules.schema import COMMANDS
+
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 API = (DOCS / "api.md").read_text()
@@ -54,6 +56,28 @@ def test_every_command_and_field_the_server_describes_is_in_docs_api(client):
             assert f"`{field}" in row, (kind, field)
     for field in schemas["State"]["properties"]:
         assert re.search(rf"`{field}[`.\[]", API), field
+
+
+def _section(title: str) -> str:
+    start = API.index(f"\n{title}\n")
+    end = API.find("\n#", start + len(title) + 2)
+    return API[start:end]
+
+
+def test_docs_api_lists_the_commands_as_the_one_table_declares_them():
+    """One declaration per command (banker/rules/schema.py): docs/api.md's table of commands
+    has a row for each, in the table's order, and "Who may send it" names the ones a player
+    may send for themselves and the Banker's own exactly as declared."""
+    rows = re.findall(r"^\| `([a-z_]+)` \|", _section("## Commands"), re.M)
+    assert rows == list(COMMANDS)
+    who = _section("### Who may send it")
+    players = {k for line in who.splitlines() if line.startswith(("- ", "  ")) for k in
+               re.findall(r"`([a-z_]+)`", line) if k in COMMANDS}  # fmt: skip
+    bankers = who[who.index("`start`") : who.index("stay the Banker's")]
+    assert players == {c.type for c in COMMANDS.values() if c.players}
+    assert set(re.findall(r"`([a-z_]+)`", bankers)) == {
+        c.type for c in COMMANDS.values() if c.banker_only
+    }
 
 
 def test_every_error_code_the_api_itself_gives_is_in_docs_api():

@@ -162,6 +162,20 @@ def test_no_module_of_banker_web_imports_in_a_cycle_at_any_depth():
     assert _cycle(graph) is None
 
 
+EDGE = ("banker.net", "banker.serving")  # between the socket and the views
+
+
+def test_the_edge_is_its_own_room_which_the_app_and_the_store_never_import():
+    modules = _modules()
+    rooms = ("banker.web", "banker.store", "banker.rules", "banker.snapshot", "banker.settings")
+    reaching = {
+        name: sorted(t for t in _imports(name, path, set(modules), True) if t.startswith(EDGE))
+        for name, path in modules.items()
+        if name.startswith(rooms)
+    }
+    assert {n: found for n, found in reaching.items() if found} == {}
+
+
 def test_no_function_imports_but_the_app_factory_registering_the_blueprints():
     late = {}
     for name, path in _modules().items():

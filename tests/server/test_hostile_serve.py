@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from banker.serving import HEADER_SECONDS
+from banker.settings import BY_NAME
 from bench.hostile import compact, crafted_snapshot, worst_snapshot
 from tests.game import Game
 from tests.serving import Server, call, run_banker
@@ -123,8 +123,8 @@ def test_150_idle_slow_sockets_do_not_lock_out_the_banker_and_are_closed_by_the_
     try:
         for _ in range(5):
             banker_is_answered(server.url, game, token)
-        # Headers still incomplete after HEADER_SECONDS: the server closes those sockets.
-        time.sleep(HEADER_SECONDS + 3)
+        # Headers still incomplete after $BANKER_HEADER_SECONDS: the server closes those sockets.
+        time.sleep(BY_NAME["header_seconds"].default + 3)
         assert sum(closed_by_server(s) for s in sockets) == 150
         banker_is_answered(server.url, game, token)
     finally:

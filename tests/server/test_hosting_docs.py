@@ -22,7 +22,8 @@ import urllib.request
 
 import pytest
 
-from banker.__main__ import parser
+from banker.__main__ import parser, serve_settings
+from banker.cli import Fatal
 from banker.store import Store
 from tests.serving import (
     BANKER,
@@ -148,8 +149,10 @@ def test_every_banker_command_the_docs_give_is_one_banker_takes(doc):
         if words == ["--version"] or len(words) == 1:  # the command named, not given
             continue
         try:
-            parser().parse_args(words)
-        except SystemExit:
+            args = parser().parse_args(words)
+            if args.command == "serve":
+                serve_settings(args)  # its values are checked there
+        except (SystemExit, Fatal):
             pytest.fail(f"{doc}: banker refuses {command!r}")
 
 

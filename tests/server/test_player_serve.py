@@ -4,6 +4,7 @@ in the terminal."""
 from __future__ import annotations
 
 import json
+import re
 import socket
 import urllib.request
 from pathlib import Path
@@ -11,7 +12,8 @@ from pathlib import Path
 import pytest
 import zxingcpp
 
-from banker.__main__ import lan_address, parser
+from banker import settings
+from banker.__main__ import lan_address
 from tests.serving import free_port, serving
 
 REPO = Path(__file__).resolve().parents[2]
@@ -75,13 +77,12 @@ def test_serve_prints_the_public_url_as_text_and_as_a_qr_code(served):
         assert r.status == 200 and r.headers["Cache-Control"] == "private, no-store"
 
 
-def test_a_public_url_that_is_not_http_is_refused(capsys):
+def test_a_public_url_that_is_not_http_is_refused_in_one_sentence_naming_it():
     for bad in ("ftp://bank.example", "bank.example", "http://", "https://x/?a=1"):
-        with pytest.raises(SystemExit):
-            parser().parse_args(["serve", "--public-url", bad])
-        assert "--public-url" in capsys.readouterr().err
-    args = parser().parse_args(["serve", "--public-url", "HTTPS://bank.example:8443/"])
-    assert args.public_url == "https://bank.example:8443"
+        with pytest.raises(settings.SettingError, match=f"^--public-url {re.escape(bad)} "):
+            settings.read({}, {"public_url": bad})
+    values = settings.read({}, {"public_url": "HTTPS://bank.example:8443/"})
+    assert values.public_url == "https://bank.example:8443"
 
 
 def test_the_lan_address_is_the_outbound_interfaces_else_the_hostname(monkeypatch):

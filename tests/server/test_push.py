@@ -58,7 +58,10 @@ class Stream:
                 if not line or all(c in "0123456789abcdef" for c in line):
                     continue
                 name, _, value = line.partition(":")
-                fields[name or ":"] = value.strip()
+                value = value[1:] if value.startswith(" ") else value
+                if name == "data" and "data" in fields:  # a message of several lines
+                    value = fields["data"] + "\n" + value
+                fields[name or ":"] = value
             if fields:
                 out.append(fields)
         return out
@@ -163,3 +166,107 @@ def test_a_replaced_link_is_told_gone_and_refused_after(server, stream):
     assert status == 201
     assert {"event": "gone", "data": ""} in page.events(0.5)
     assert stream(f"/join/{old}/events").status == 403
+
+
+# -- the change itself in the stream (issue 35) ------------------------------------------------
+
+
+def views(events: list[dict]) -> list[dict]:
+    """The pushed views among a stream's events (`swap` and `follow`)."""
+    return [e for e in events if e.get("event") in ("swap", "follow")]
+
+
+def banker_cookie(g: dict) -> dict:
+    return {"Cookie": f"banker_{g['game_id']}={g['banker_token']}"}
+
+
+def display_path(g: dict, view: str = "screen") -> str:
+    return "/display/" + g["display_url"].rsplit("/", 1)[1] + f"/events?v=1&as={view}"
+
+
+def test_each_page_is_sent_its_own_view_of_the_change_and_asks_for_nothing(server, stream):
+    g = new_game(server.url)
+    command(server.url, g, {"type": "start", "first": "p1"})
+    ann = stream(f"/join/{g['players'][0]['token']}/events?v=1&as=view")
+    bob = stream(f"/join/{g['players'][1]['token']}/events?v=1&as=view")
+    banker = stream(f"/games/{g['game_id']}/events?v=1&as=table", banker_cookie(g))
+    screen = stream(display_path(g))
+    story = stream(f"/join/{g['players'][0]['token']}/events?v=1")  # a page showing no view
+    for s in (ann, bob, banker, screen, story):
+        s.events(0.3)
+    v = command(server.url, g, {"type": "adjust", "player": "p1", "amount": 123, "reason": "x"})
+    got = {name: s.events(1.0) for name, s in
+           (("ann", ann), ("bob", bob), ("banker", banker), ("screen", screen), ("story", story))}  # fmt: skip
+    for name in ("ann", "bob", "banker", "screen"):
+        (view,) = views(got[name])
+        assert view["id"] == str(v) and view["event"] == "swap"
+        assert "1,623" in view["data"]
+    assert views(got["ann"])[0]["data"].startswith('<div id="player-view"')
+    assert f'data-version="{v}"' in views(got["ann"])[0]["data"]
+    assert '<strong id="my-cash">1,623</strong>' in views(got["ann"])[0]["data"]
+    assert '<strong id="my-cash">1,500</strong>' in views(got["bob"])[0]["data"]
+    assert '<div id="screen"' in views(got["banker"])[0]["data"]
+    assert "took" in views(got["banker"])[0]["data"] or "gave" in views(got["banker"])[0]["data"]
+    assert views(got["screen"])[0]["data"].startswith('<div id="display"')
+    # A page showing no view is told the version, and reads its page itself.
+    assert [e for e in got["story"] if ":" not in e] == [{"id": str(v), "data": str(v)}]
+
+
+def test_every_seats_stream_carries_no_other_players_cash_with_private_cash(server, stream):
+    status, _, g = call(f"{server.url}/api/v1/games", "POST",
+                        {"players": ["Ann", "Bob", "Cat"], "options": {"private_cash": True}})  # fmt: skip
+    assert status == 201
+    command(server.url, g, {"type": "start", "first": "p1"})
+    seats = {p["id"]: stream(f"/join/{p['token']}/events?v=1&as=view") for p in g["players"]}
+    screen = stream(display_path(g))
+    for s in (*seats.values(), screen):
+        s.events(0.3)
+    cash = {"p1": "1,637", "p2": "2,911", "p3": "3,493"}  # no one else's figure looks like these
+    said = {pid: [] for pid in seats} | {"display": []}
+    for pid, amount in (("p1", 137), ("p2", 1411), ("p3", 1993)):
+        command(server.url, g, {"type": "adjust", "player": pid, "amount": amount, "reason": "x"})
+        for who, s in (*seats.items(), ("display", screen)):
+            said[who] += [e.get("data", "") for e in s.events(0.6)]
+    for pid in (*seats, "display"):
+        text = "\n".join(said[pid])
+        for other, figure in cash.items():
+            if other == pid:
+                assert figure in text  # its own, in its own view
+            else:
+                assert figure not in text, f"{pid}'s stream carries {other}'s cash"
+
+
+def test_a_stream_that_comes_back_behind_is_sent_its_view_at_once(server, stream):
+    g = new_game(server.url)
+    command(server.url, g, {"type": "start", "first": "p1"})
+    v = command(server.url, g, {"type": "adjust", "player": "p2", "amount": 41, "reason": "x"})
+    token = g["players"][1]["token"]
+    back = stream(f"/join/{token}/events?v=0&as=view", {"Last-Event-ID": "1"})  # the browser's
+    first = back.events(1.0)
+    assert first[0] == {"retry": "1000", "event": "ready", "data": str(v)}
+    (view,) = views(first)
+    assert view["id"] == str(v) and '<strong id="my-cash">1,541</strong>' in view["data"]
+    current = stream(f"/join/{token}/events?v={v}&as=view")
+    assert views(current.events(0.5)) == []  # up to date: nothing to send
+
+
+def test_the_bankers_stream_is_sent_the_screen_the_banker_is_on(server, stream):
+    g = new_game(server.url)
+    command(server.url, g, {"type": "start", "first": "p1"})
+    cookie = banker_cookie(g)
+    sheet = stream(f"/games/{g['game_id']}/events?v=1&as=player:p2", cookie)
+    history = stream(f"/games/{g['game_id']}/events?v=1&as=history", cookie)
+    table = stream(f"/games/{g['game_id']}/events?v=1&as=table", cookie)
+    for s in (sheet, history, table):
+        s.events(0.3)
+    command(server.url, g, {"type": "adjust", "player": "p2", "amount": 9, "reason": "paid twice"})
+    (on_sheet,) = views(sheet.events(1.0))
+    assert 'id="screen"' in on_sheet["data"] and "1,509" in on_sheet["data"]
+    assert 'data-as="player:p2"' in on_sheet["data"]
+    (on_history,) = views(history.events(0.5))
+    assert 'data-as="history"' in on_history["data"] and "paid twice" in on_history["data"]
+    views(table.events(0.5))
+    stream(f"/join/{g['players'][0]['token']}/events")  # Ann's phone starts following
+    (follow,) = views(table.events(1.0))  # the table shows it, drawn again at its version
+    assert follow["event"] == "follow" and 'class="phone-on"' in follow["data"]
+    assert views(sheet.events(0.3)) == []  # the other screens do not show it

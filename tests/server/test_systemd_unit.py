@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from banker.__main__ import parser
+from banker.__main__ import parser, serve_settings
 from tests.serving import REPO
 
 HOSTING = (REPO / "docs" / "hosting.md").read_text()
@@ -50,10 +50,10 @@ def test_the_unit_restarts_spaced_out_in_folders_systemd_makes_with_files_its_us
 def test_the_units_command_is_one_banker_takes_with_its_files_where_the_unit_lets_it_write():
     command = shlex.split(settings(UNIT)["ExecStart"][0])
     assert command[:2] == ["/opt/banker/.venv/bin/banker", "serve"]
-    args = parser().parse_args(command[1:])
-    assert (args.host, args.port, args.db) == ("127.0.0.1", 8000, "/var/lib/banker/banker.db")
-    assert (args.public_url, args.access_log) == ("https://banker.example.com", "-")
-    assert args.db.startswith("/var/lib/banker/")  # StateDirectory=banker: writable
+    values = serve_settings(parser().parse_args(command[1:]))
+    assert (values.host, values.port) == ("127.0.0.1", 8000)
+    assert (values.public_url, values.access_log) == ("https://banker.example.com", "-")
+    assert values.db == "/var/lib/banker/banker.db"  # StateDirectory=banker: writable
 
 
 def unit_here(tmp_path: Path) -> Path:

@@ -4,16 +4,16 @@ stored, text that is not text, and tokens kept out of the logs.
 Anyone who reaches the server may create or import a game without a token (the contract wants
 it). So, before a game is made (`POST /api/v1/games`, `/api/v1/games/import`, the home page's
 Start form and Resume from file):
-- at most CREATES_PER_MINUTE per client address in any minute (429 with Retry-After);
-  requests from the machine itself (loopback) are not counted unless LIMIT_LOOPBACK is set;
-  behind a reverse proxy on this machine the address is the last of X-Forwarded-For, and an
-  IPv6 client counts as its /64 (banker.net.clients);
+- at most CREATES_PER_MINUTE per client in any minute, and IMPORTS_PER_HOUR snapshots in any
+  hour (429 with Retry-After); requests from the machine itself (loopback) are not counted
+  unless LIMIT_LOOPBACK is set. Who the client is the server says (`client_key`: behind a
+  reverse proxy on this machine the address the proxy names, an IPv6 client as its /64);
 - at most MAX_GAMES games stored (503) and a database of at most MAX_DB_BYTES (507): the
   Banker's existing games go on, only new ones are refused;
 - at most IMPORTS_AT_ONCE imports replaying at the same time (503 with Retry-After): a replay
   is the costliest request there is, and worker threads are for the table.
-Settings come from the app's config, else from $BANKER_CREATES_PER_MINUTE, $BANKER_MAX_GAMES
-and $BANKER_MAX_DB_MB.
+Settings come from the app's config, else from banker.settings (`SETTINGS` in the config: the
+values `banker serve` read, else the defaults).
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ from __future__ import annotations
 import json
 import logging
 import math
-import os
 import re
 import threading
 import time
@@ -30,63 +29,66 @@ from pathlib import Path
 
 from flask import Flask, current_app, g, request
 
-from banker.net import clients
+from banker import settings, snapshot
 from banker.web.common.errors import error_response
-from banker.web.common.guards import error_page
+from banker.web.common.guards import HTTP_ERRORS, error_page
+from banker.web.common.seats import TOKEN_MISSING, bearer
 from banker.web.common.store import get_store
 
 CREATING = {"api.create_game", "api.import_game", "table.create_game", "snapshots.resume"}
 IMPORTING = {"api.import_game", "snapshots.resume"}
-DEFAULTS = {
-    "CREATES_PER_MINUTE": 30,
-    "LIMIT_LOOPBACK": False,
-    "MAX_GAMES": 2000,
-    "MAX_DB_BYTES": 1024**3,
-    "IMPORTS_AT_ONCE": 1,
-}
-_ENV = {
-    "LIMIT_LOOPBACK": ("BANKER_LIMIT_LOOPBACK", 1),
-    "CREATES_PER_MINUTE": ("BANKER_CREATES_PER_MINUTE", 1),
-    "MAX_GAMES": ("BANKER_MAX_GAMES", 1),
-    "MAX_DB_BYTES": ("BANKER_MAX_DB_MB", 1024**2),
-}
-WINDOW = 60.0
+# The app's config keys, from banker.settings's names (the database's ceiling in bytes).
+FROM_SETTINGS = (
+    "creates_per_minute",
+    "imports_per_hour",
+    "limit_loopback",
+    "max_games",
+    "imports_at_once",
+    "commands_per_second",
+    "command_burst",
+    "links_per_minute",
+)
+LOCAL = "local"  # the client key of this machine's own requests (banker.net.clients's too)
 # A lone UTF-16 surrogate written as a JSON escape (\ud800 to \udfff): not a character.
 SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89abcdefABCDEF][0-9a-fA-F]{2}")
 
 
 class Limiter:
-    """Sliding one-minute windows of game creations per client address (thread-safe)."""
+    """Sliding windows of `window` seconds: at most `per_minute` (per window) by key
+    (thread-safe)."""
 
-    def __init__(self, per_minute: int, clock=time.monotonic):
-        self.per_minute, self.clock = per_minute, clock
+    def __init__(self, per_minute: int, clock=time.monotonic, window: float = 60.0):
+        self.per_minute, self.clock, self.window = per_minute, clock, window
         self._seen: dict[str, deque] = {}
         self._lock = threading.Lock()
 
-    def wait(self, address: str) -> float:
-        """0 and counts one creation when `address` may create now; else seconds to wait."""
-        now = self.clock()
+    def wait(self, key: str) -> float:
+        """0 and counts one when `key` may go on now; else seconds to wait."""
+        now, window = self.clock(), self.window
         with self._lock:
-            if len(self._seen) > 10_000:  # forget addresses whose windows have passed
-                self._seen = {a: q for a, q in self._seen.items() if q and q[-1] > now - WINDOW}
-            times = self._seen.setdefault(address, deque())
-            while times and times[0] <= now - WINDOW:
+            if len(self._seen) > 10_000:  # forget the keys whose windows have passed
+                self._seen = {a: q for a, q in self._seen.items() if q and q[-1] > now - window}
+            times = self._seen.setdefault(key, deque())
+            while times and times[0] <= now - window:
                 times.popleft()
             if len(times) >= self.per_minute:
-                return times[0] + WINDOW - now
+                return times[0] + window - now
             times.append(now)
             return 0.0
 
 
 def install(app: Flask) -> None:
     """Apply the limits to `app` (called once by create_app)."""
-    for key, value in DEFAULTS.items():
-        name, unit = _ENV.get(key, (None, 1))
-        if key not in app.config:
-            env = os.environ.get(name) if name else None
-            app.config[key] = int(env) * unit if env and env.isdigit() else value
+    values = app.config.get("SETTINGS") or settings.defaults()
+    for name in FROM_SETTINGS:
+        app.config.setdefault(name.upper(), getattr(values, name))
+    app.config.setdefault("MAX_DB_BYTES", values.max_db_mb * 2**20)
     app.extensions["banker.limiter"] = Limiter(app.config["CREATES_PER_MINUTE"])
+    app.extensions["banker.imports_limiter"] = Limiter(
+        app.config["IMPORTS_PER_HOUR"], window=3600.0
+    )
     app.extensions["banker.imports"] = threading.BoundedSemaphore(app.config["IMPORTS_AT_ONCE"])
+    app.extensions["banker.before_body"] = _before_body(app)
     app.before_request(_before)
     app.teardown_request(_release_import)
     app.register_error_handler(UnicodeEncodeError, _not_text)
@@ -101,12 +103,68 @@ def _refuse(status: int, code: str, message: str, retry_after: float | None = No
         html, _ = error_page(status, message)
         response = current_app.response_class(html, status=status, mimetype="text/html")
     response.status_code = status
+    tripped(f"{status} {code}", request.environ.get("banker.client"))
     if retry_after is not None:
         response.headers["Retry-After"] = str(max(1, math.ceil(retry_after)))
     return response
 
 
+def too_many(code: str, done: str, wait: float):
+    """429 `code`: "This device has <done>, the most allowed; try again in …"."""
+    later = (
+        f"{math.ceil(wait / 60)} minutes" if wait > 120 else f"{max(1, math.ceil(wait))} seconds"
+    )
+    said = f"This device has {done}, the most allowed; try again in {later}."
+    return _refuse(429, code, said, wait)
+
+
 refuse = _refuse  # (for banker.web.common.rates)
+
+
+def _before_body(app: Flask):
+    """What the server asks before it asks for a body (`Expect: 100-continue`): (status, code,
+    sentence) of a refusal the body could not change (larger than its route takes, an API call
+    without its token), else None. Called on the server's loop: it reads no body, no store."""
+    adapter = app.url_map.bind("localhost")
+    most_imported = snapshot.MAX_BYTES + 64 * 1024  # a snapshot, in a form (the resume page)
+
+    def check(method: str, path: str, headers: dict) -> tuple | None:
+        try:
+            endpoint, _ = adapter.match(path, method=method)
+        except Exception:  # no such page, another method: the app answers that
+            return None
+        length = headers.get("content-length", "")
+        most = most_imported if endpoint in IMPORTING else app.config["MAX_CONTENT_LENGTH"]
+        if length.isascii() and length.isdigit() and int(length) > most:
+            return 413, "body_too_large", HTTP_ERRORS[413]
+        if endpoint.startswith("api.") and endpoint not in CREATING:
+            if not bearer(headers.get("authorization", "")):
+                return 401, "token_missing", TOKEN_MISSING
+        return None
+
+    return check
+
+
+# -- what the host sees when a limit trips: one line a minute per limit ------------------------
+
+_TRIPS: dict[str, list] = {}  # what -> [count since the last line, when the line was written]
+_TRIPS_LOCK = threading.Lock()
+log = logging.getLogger("banker.limits")
+
+
+def tripped(what: str, client: str | None, clock=time.monotonic) -> None:
+    """Note a limit that refused a request: a WARNING line for the first, then at most one a
+    minute for that limit with the count (a flood writes one line a minute, never a
+    traceback)."""
+    now = clock()
+    with _TRIPS_LOCK:
+        seen = _TRIPS.setdefault(what, [0, -math.inf])
+        seen[0] += 1
+        if now - seen[1] < 60:
+            return
+        count, seen[0], seen[1] = seen[0], 0, now
+    log.warning("Refused %s (%d in the last minute; latest from %s)", what, count,
+                client or "this machine")  # fmt: skip
 
 
 def _before():
@@ -171,26 +229,33 @@ def _not_text(e: UnicodeEncodeError):
     return _refuse(400, "bad_text", NOT_TEXT)
 
 
-def client_address() -> str:
-    """The client's address: the socket's, or behind a reverse proxy on this machine (a
-    loopback peer that sends X-Forwarded-For) the address the proxy appended last
-    (banker.net.clients)."""
-    return clients.forwarded_for(request.remote_addr or "", request.headers.get("X-Forwarded-For"))
+def client_key(environ: dict | None = None) -> str | None:
+    """Who is asking, for the per-client limits: the key the server wrote in the request
+    (banker.net.site: `banker.client`, from banker.net.clients), else LOCAL (a request made in
+    process, without the server: a test's). None when not to be counted: this machine's own,
+    unless LIMIT_LOOPBACK."""
+    environ = request.environ if environ is None else environ
+    key = environ.get("banker.client") or LOCAL
+    if key == LOCAL:
+        if not current_app.config["LIMIT_LOOPBACK"]:
+            return None
+        return environ.get("REMOTE_ADDR") or LOCAL
+    return key
 
 
 def _creation_refusal():
     config = current_app.config
-    address = client_address()
-    if config["LIMIT_LOOPBACK"] or not clients.is_loopback(address):
-        wait = current_app.extensions["banker.limiter"].wait(clients.client_key(address))
+    key = client_key()
+    if key is not None:
+        wait = current_app.extensions["banker.limiter"].wait(key)
         if wait:
-            return _refuse(
-                429,
-                "too_many_games",
-                f"This device has made {config['CREATES_PER_MINUTE']} games in the last minute, "
-                f"the most allowed; try again in {max(1, math.ceil(wait))} seconds.",
-                wait,
-            )
+            made = f"made {config['CREATES_PER_MINUTE']} games in the last minute"
+            return too_many("too_many_games", made, wait)
+        if request.endpoint in IMPORTING:
+            wait = current_app.extensions["banker.imports_limiter"].wait(key)
+            if wait:
+                made = f"resumed {config['IMPORTS_PER_HOUR']} games from a file in the last hour"
+                return too_many("too_many_imports", made, wait)
 
     store = get_store()
     games = store.game_count()

@@ -1,33 +1,33 @@
-"""How fast one token may send commands: never a bite at a real table, a stop for a runaway
-client (a script in a loop, a broken phone resending).
+"""How fast one token may send commands and make new links: never a bite at a real table, a
+stop for a runaway client (a script in a loop, a broken phone resending).
 
 Each token (the Banker's, a player's, whatever carries it: the JSON API's Bearer header, the
-Banker's cookie, a player's link) has a bucket of COMMAND_BURST commands that refills at
-COMMANDS_PER_SECOND. A table sends about one command a second at its busiest (an auction's
-bids come from several tokens); a burst of 40 then 10 a second is far above it. A command past
-the bucket is refused 429 `too_many_commands` with Retry-After, before anything is read or
-run; the refused request costs the bucket nothing. Requests from this machine itself are not
-counted (like game creations: LIMIT_LOOPBACK counts them); behind a reverse proxy on this
-machine the client is the one the proxy names (banker.net.clients).
+Banker's cookie, a player's link; banker.web.common.seats reads it) has a bucket of
+COMMAND_BURST commands that refills at COMMANDS_PER_SECOND. A table sends about one command a
+second at its busiest (an auction's bids come from several tokens); a burst of 40 then 10 a
+second is far above it. New links (`POST …/tokens`, the Join panel's "New link", moving the
+Banker's seat) are at most LINKS_PER_MINUTE of one token in any minute: a Banker makes a few in
+a whole game, and each one is a row stored for good. A request past either is refused 429
+(`too_many_commands`, `too_many_links`) with Retry-After, before anything is read or run; the
+refused request costs nothing. Requests from this machine itself are not counted (like game
+creations: LIMIT_LOOPBACK counts them).
 
-Settings: the app's config, else $BANKER_COMMANDS_PER_SECOND and $BANKER_COMMAND_BURST.
+Settings: the app's config, from banker.settings (banker.web.common.limits copies them there).
 """
 
 from __future__ import annotations
 
 import math
-import os
 import threading
 import time
 
 from flask import Flask, current_app, request
 
-from banker.net import clients
-from banker.web.common.limits import refuse
-from banker.web.common.seats import banker_cookie, bearer_token
+from banker.web.common.limits import Limiter, client_key, refuse, too_many
+from banker.web.common.seats import request_token
 
 COMMANDING = {"api.post_command", "table.act", "player.act", "player.claim"}
-DEFAULTS = {"COMMANDS_PER_SECOND": 10.0, "COMMAND_BURST": 40}
+LINKING = {"api.new_token", "table.new_link", "table.move_seat"}
 
 
 class CommandRate:
@@ -56,47 +56,27 @@ class CommandRate:
 
 
 def install(app: Flask) -> None:
-    """Count the commands of `app`'s views (called once by create_app)."""
-    for key, value in DEFAULTS.items():
-        if key not in app.config:
-            env = os.environ.get(f"BANKER_{key}", "").strip()
-            try:
-                app.config[key] = type(value)(float(env)) if env else value
-            except ValueError:
-                app.config[key] = value
+    """Count the commands and new links of `app`'s views (called once by create_app, after
+    banker.web.common.limits)."""
     app.extensions["banker.rates"] = CommandRate(
         app.config["COMMANDS_PER_SECOND"], app.config["COMMAND_BURST"]
     )
+    app.extensions["banker.links"] = Limiter(app.config["LINKS_PER_MINUTE"])
     app.before_request(_before)
 
 
-def wait(app: Flask, token: str | None, peer: str, forwarded: str | None) -> float:
-    """Seconds `token` must wait before its next command (0: go on, counted); for fastpoll
-    (before Flask) and the views alike."""
-    if not token:
-        return 0.0
-    address = clients.forwarded_for(peer, forwarded)
-    if not address:  # no peer at all: called in process (a test's WSGI call), not the network
-        return 0.0
-    if clients.is_loopback(address) and not app.config.get("LIMIT_LOOPBACK"):
-        return 0.0
-    return app.extensions["banker.rates"].wait(token)
-
-
-def _token() -> str | None:
-    args = request.view_args or {}
-    if request.endpoint == "api.post_command":
-        return bearer_token()
-    if request.endpoint == "table.act":
-        return request.cookies.get(banker_cookie(args.get("game_id", "")))
-    return args.get("token")
-
-
 def _before():
-    if request.method != "POST" or request.endpoint not in COMMANDING:
+    if request.method != "POST" or request.endpoint not in COMMANDING | LINKING:
+        return None
+    token = request_token()
+    if not token or client_key() is None:  # no token: the view says so; this machine's own
         return None
     app = current_app._get_current_object()
-    seconds = wait(app, _token(), request.remote_addr or "", request.headers.get("X-Forwarded-For"))
+    if request.endpoint in LINKING:
+        seconds = app.extensions["banker.links"].wait(token)
+        made = f"made {app.config['LINKS_PER_MINUTE']} new links in the last minute"
+        return too_many("too_many_links", made, seconds) if seconds else None
+    seconds = app.extensions["banker.rates"].wait(token)
     if not seconds:
         return None
     per = app.config["COMMANDS_PER_SECOND"]

@@ -4,7 +4,8 @@ where the cookies that keep tokens are written.
 A banker token may come where a browser or a program carries it (`banker_token_given`): the
 Banker's pages' cookie (named by `banker_cookie`, its path the game's; set by
 `remember_banker`), a form field, `?token=` (`url_token`) or a Bearer header
-(`bearer_token`). The JSON API's caller is the seat of its Bearer token (`bearer_seat`).
+(`bearer_token`); the one a command or a new link comes with, `request_token`. The JSON
+API's caller is the seat of its Bearer token (`bearer_seat`).
 The Banker's own pages take it from their cookie only (they keep it out of their URLs); a link
 they give carries the token on only when the request came without the cookie
 (`banker_link_args`). The player links this browser opened are listed in a cookie of their own
@@ -67,8 +68,8 @@ MOVED = (
 
 
 def bearer(header: str) -> str | None:
-    """The token of an Authorization header `Bearer <token>`, else None (read from the WSGI
-    environ by `fastpoll`, before Flask)."""
+    """The token of an Authorization header `Bearer <token>`, else None (asked by the server
+    before a body is read, too: banker.web.common.limits)."""
     scheme, _, token = header.partition(" ")
     token = token.strip()
     return token if scheme.lower() == "bearer" and token else None
@@ -79,6 +80,7 @@ def bearer_token() -> str | None:
     return bearer(request.headers.get("Authorization", ""))
 
 
+TOKEN_MISSING = "This needs a token: send the header Authorization: Bearer <token>."
 REPLACED = (
     "This token no longer works: the Banker made a new link for its seat ({seat}). Use the new one."
 )
@@ -92,11 +94,7 @@ def bearer_seat(game_id: str) -> str:
     store.version(game_id)  # GameNotFound: 404
     token = bearer_token()
     if not token:
-        raise Refusal(
-            "This needs a token: send the header Authorization: Bearer <token>.",
-            "token_missing",
-            401,
-        )
+        raise Refusal(TOKEN_MISSING, "token_missing", 401)
     role = store.role(game_id, token)
     if role is None:
         seat = store.token_revoked(token, game_id)
@@ -104,6 +102,19 @@ def bearer_seat(game_id: str) -> str:
             raise Refusal(REPLACED.format(seat=seat), "token_replaced", 403)
         raise Refusal("This token does not belong to this game.", "token_not_allowed", 403)
     return role
+
+
+def request_token() -> str | None:
+    """The token a command or a new link comes with, for counting how fast it sends them: the
+    API's Bearer header, the Banker's cookie on the Banker's pages (`/games/<id>/…`), a link's
+    path (`/join/<token>/…`); else None."""
+    if request.blueprint == "api":
+        return bearer_token()
+    args = request.view_args or {}
+    if "game_id" in args and request.blueprint == "table":
+        game_id = args["game_id"]
+        return _token_in(game_id, "cookie") or _token_in(game_id, "form") or url_token()
+    return args.get("token")
 
 
 def link_token() -> str:

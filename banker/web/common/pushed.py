@@ -1,0 +1,81 @@
+"""What a push stream carries (banker.net.push): the view its page shows, rendered here once per
+audience when the game changes, as the page's own poll would have it.
+
+The hub asks `render(page)` (registered by `install` as the app's "banker.push.render"; the
+hub imports no view) in a worker thread, with the stream's own request (its link, the Banker's
+cookie, its host). The answer is the very fragment the page's poll gets, made by the same views
+through the whole app (the same seat checks, the same templates), so a player's stream carries
+only what that seat's own page would show (private cash included), and the big screen only what
+it shows:
+
+- the Banker's pages (`as` one of the screens: table, board, history, trade, player:<id>):
+  `GET /games/<id>/poll?v=<since>&screen=<as>` (the screen with the sentence of what happened);
+- a player's page (`as=view`): `GET /join/<token>/version?v=<since>` (the live view, the
+  table, this player's news since the page's version);
+- the big screen (`as=screen`): `GET /display/<token>/version?v=<since>`.
+
+None when there is nothing to swap (a refusal, a game moved elsewhere: the page then asks and
+is told by the app).
+"""
+
+from __future__ import annotations
+
+import io
+from urllib.parse import quote
+
+from flask import Flask
+
+SCREENS = ("table", "board", "history", "trade", "player")
+VIEWS = {"join": "view", "display": "screen"}
+
+
+def request_of(page) -> tuple[str, str] | None:
+    """(path, query) of the poll whose answer is this page's view, or None for a view unknown."""
+    since = "" if page.since is None else str(page.since)
+    if page.kind == "games":
+        if page.view.partition(":")[0] not in SCREENS:
+            return None
+        # f: never the phones following now, so that the table is drawn even at its version.
+        return f"/games/{page.key}/poll", f"v={since}&screen={quote(page.view)}&f=-"
+    if VIEWS.get(page.kind) == page.view:
+        return f"/{page.kind}/{page.key}/version", f"v={since}"
+    return None
+
+
+def render(app: Flask, page) -> str | None:
+    """The HTML the page swaps in (see the module's docstring), or None."""
+    found = request_of(page)
+    if found is None:
+        return None
+    environ = dict(page.environ)
+    for name in ("HTTP_ACCEPT_ENCODING", "HTTP_LAST_EVENT_ID", "HTTP_IF_NONE_MATCH"):
+        environ.pop(name, None)
+    environ.update(
+        REQUEST_METHOD="GET",
+        PATH_INFO=found[0],
+        QUERY_STRING=found[1],
+        HTTP_ACCEPT="text/html",
+        HTTP_HX_REQUEST="true",
+    )
+    environ["wsgi.input"] = io.BytesIO()
+    seen: dict = {}
+
+    def start_response(status, headers, exc_info=None):
+        seen["status"], seen["headers"] = status, headers
+        return lambda data: None
+
+    result = app(environ, start_response)
+    try:
+        body = b"".join(result)
+    finally:
+        if hasattr(result, "close"):
+            result.close()
+    if not seen.get("status", "").startswith("200"):
+        return None
+    if any(k.lower() in ("hx-refresh", "hx-redirect", "location") for k, _ in seen["headers"]):
+        return None
+    return body.decode("utf-8") or None
+
+
+def install(app: Flask) -> None:
+    app.extensions["banker.push.render"] = lambda page: render(app, page)
