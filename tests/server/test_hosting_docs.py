@@ -351,3 +351,18 @@ def test_a_restore_brings_back_a_link_replaced_since_the_backup_as_the_docs_warn
         assert request(f"{server.url}/api/v1/games/{gid}", token=old).status_code == 200
         assert request(f"{server.url}/api/v1/games/{gid}", token=new).status_code == 403
     assert "**a link replaced since the backup**" in HOSTING
+
+
+def test_what_the_command_line_cannot_read_is_argparses_usage_and_exit_status_2(tmp_path):
+    for args in (["serve", "--nosuch"], ["backup"]):
+        result = run_banker(*args, cwd=tmp_path)
+        assert result.returncode == 2 and result.stdout == ""
+        assert result.stderr.startswith("usage: banker")
+    result = run_banker("serve", "--port", "0", "--db", "b.db", env={"BANKER_PER_ADDRESS": "abc"},
+                        cwd=tmp_path)  # fmt: skip
+    assert result.returncode == 1 and result.stderr == (
+        "banker serve: BANKER_PER_ADDRESS=abc is not a whole number: give one from 1 to "
+        "1,000,000 (the default is 256).\n"
+    )
+    assert list(tmp_path.iterdir()) == []
+    assert "exit status 2" in HOSTING and "checked the same way as its option" in HOSTING
