@@ -9,6 +9,7 @@ from flask import current_app, jsonify, request
 from htmx_flask import make_response as htmx_response
 from werkzeug.exceptions import HTTPException
 
+from banker.control import where_is
 from banker.rules import Refusal
 from banker.store import DiskFull
 from banker.web.common.guards import DATABASE_UNAVAILABLE, error_page, http_error_page
@@ -43,8 +44,6 @@ def no_game(game_id: str) -> str:
     """The sentence of a game this server does not hold: it may be on another process of the
     same installation (docs/scaling.md), whose address is then named when one of them, serving
     a database in the same folder, says it holds it (banker.control.where_is)."""
-    from banker.control import where_is
-
     here = current_app.config.get("PUBLIC_URL") or request.host_url.rstrip("/")
     sentence = f"There is no game {game_id!r} on this server ({here})."
     database = current_app.config.get("DATABASE", "")
