@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from .board import CARDS, JAIL_CARD
 from .errors import DomainError
-from .state import deck_name, event, name, others_from_left, pay, player, receive, require_ready
+from .state import (
+    deck_name,
+    deed_name,
+    event,
+    name,
+    others_from_left,
+    pay,
+    player,
+    receive,
+    require_ready,
+)
 from .turn import card_holder, land, move_forward, send_to_jail
 
 
@@ -19,6 +29,14 @@ def cmd_draw_card(s: dict, events: list, c: dict) -> None:
             f"{name(s, pending['player'])} landed on "
             f"{deck_name(pending['deck'])}: draw from that pile.",
             "wrong_deck",
+        )
+    auction, queue = s["pending"]["auction"], s["pending"]["auction_queue"]
+    if auction or queue:
+        item = auction["item"] if auction else queue[0]
+        what = deed_name(item) if item not in ("house", "hotel") else f"one {item}"
+        raise DomainError(
+            f"The auction of {what} comes first: close it before the card is drawn.",
+            "auction_pending",
         )
     holder = card_holder(s, deck)
     if card_id == JAIL_CARD and holder:

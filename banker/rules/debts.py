@@ -112,13 +112,8 @@ def _to_the_bank(s: dict, events: list, p: dict, deeds: list[str]) -> None:
             "unmortgaged and are auctioned; jail cards go back to their decks."
         )
 
-    event(
-        s,
-        events,
-        "bankrupt",
-        with_cash(p, said(what), said("their cash goes to the Bank")),
-        player=p["id"],
-    )
+    # The cash a bankrupt hands over is an amount changing hands: public, private_cash or not.
+    event(s, events, "bankrupt", said(what), player=p["id"])
     s["pending"]["auction_queue"] = s["pending"]["auction_queue"] + deeds
 
 
@@ -153,7 +148,7 @@ def _to_a_player(s: dict, events: list, p: dict, creditor: str, deeds: list[str]
         s,
         events,
         "bankrupt",
-        with_cash(p, said(money(cash)), said(f"{p['name']}'s cash")),
+        said(money(cash)),  # an amount changing hands: public, private_cash or not
         player=p["id"],
         creditor=creditor,
     )

@@ -193,7 +193,7 @@ class Deck(Field):
         return dict(DECK_SCHEMA)
 
 
-class Card(Field):
+class CardId(Field):
     """A card id of the deck named by the command's `deck` (read before it)."""
 
     LABEL = "the card drawn"

@@ -13,9 +13,10 @@ A name is shown on every phone at the table and in the history, so it must read 
 The look-alike test compares skeletons (after Unicode TR39's idea of a confusable skeleton):
 compatibility-decomposed (NFKD), accents dropped, case folded, and the letters of other scripts
 that are drawn like Latin ones mapped onto them by the small table below. The core stays on the
-standard library, so the table is ours rather than a package's: it covers the Cyrillic and Greek
-capitals and small letters that render identically to Latin ones in common phone fonts, and the
-digits and signs that pass for letters. It is deliberately small: names that merely resemble
+standard library, so the table is ours rather than a package's: it covers the Cyrillic, Greek,
+Armenian and Cherokee letters and the Latin small capitals that render like Latin letters in
+common phone fonts ("Bօb" is "Bob", "Aɴɴ" is "Ann"), and the digits and signs that pass for
+letters. It is deliberately small: names that merely resemble
 each other in some font are the table's business to tell apart, not the server's.
 """
 
@@ -37,6 +38,8 @@ _CAPITALS = str.maketrans(
         "С": "C", "Т": "T", "Х": "X", "І": "I", "Ј": "J", "Ѕ": "S", "Α": "A", "Β": "B",
         "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N", "Ο": "O",
         "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X",
+        # Armenian capitals (they fold to small letters unlike Latin ones)
+        "Օ": "O", "Ս": "U", "Տ": "S", "Լ": "L",
     }
 )  # fmt: skip
 # Letters drawn like Latin ones (after case folding), and digits and signs that pass for them.
@@ -53,6 +56,17 @@ _LOOK_ALIKES = str.maketrans(
         "0": "o", "1": "l", "|": "l", "!": "l", "5": "s", "$": "s", "@": "a",
         # Latin letters that pass for others
         "ı": "i", "ł": "l", "ø": "o", "đ": "d", "ß": "ss",
+        # Armenian small letters
+        "օ": "o", "ս": "u", "ո": "n", "հ": "h", "ց": "g", "զ": "q",
+        # Cherokee (its small letters fold to these capitals)
+        "Ꭰ": "d", "Ꭱ": "r", "Ꭲ": "t", "Ꭵ": "i", "Ꭹ": "y", "Ꭺ": "a", "Ꭻ": "j", "Ꭼ": "e",
+        "Ꮃ": "w", "Ꮇ": "m", "Ꮋ": "h", "Ꮍ": "y", "Ꮐ": "g", "Ꮒ": "h", "Ꮓ": "z", "Ꮟ": "b",
+        "Ꮢ": "r", "Ꮤ": "w", "Ꮪ": "s", "Ꮮ": "l", "Ꮯ": "c", "Ꮲ": "p", "Ꮶ": "k", "Ᏼ": "b",
+        # Latin small capitals
+        "ᴀ": "a", "ʙ": "b", "ᴄ": "c", "ᴅ": "d", "ᴇ": "e", "ꜰ": "f", "ɢ": "g", "ʜ": "h",
+        "ɪ": "i", "ᴊ": "j", "ᴋ": "k", "ʟ": "l", "ᴍ": "m", "ɴ": "n", "ᴏ": "o", "ᴘ": "p",
+        "ꞯ": "q", "ʀ": "r", "ꜱ": "s", "ᴛ": "t", "ᴜ": "u", "ᴠ": "v", "ᴡ": "w", "ʏ": "y",
+        "ᴢ": "z",
     }
 )  # fmt: skip
 

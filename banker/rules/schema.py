@@ -43,7 +43,7 @@ from . import targets as t
 from .errors import BadCommand
 from .fields import (
     MAX_AMOUNT,
-    Card,
+    CardId,
     Deck,
     Dice,
     Field,
@@ -172,7 +172,7 @@ COMMANDS: dict[str, Command] = {
             "draw_card",
             "Which card was drawn from the pile the token landed on.",
             Deck("deck"),
-            Card("card"),
+            CardId("card"),
             handler=cards.cmd_draw_card,
             banker="Only the Banker records a card drawn: the decks are at the table.",
             targets=t.cards,

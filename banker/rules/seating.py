@@ -7,10 +7,12 @@
   ever had (`_players`, kept across undo: an id is never reused), with the starting cash from
   the Bank, on GO, seated last.
 - `leave`: as a bankruptcy to the Bank — buildings sold back at half price, cash back to the
-  Bank, deeds back unmortgaged and auctioned one after another in board order, Get Out of Jail
-  Free cards back to their decks, open offers and claims lapse, eliminated — refused with
-  partnerships and while anything pending involves the player (`leave_refusal`). With one
-  player left, they win and the deeds stay with the Bank.
+  Bank (its figure said: an amount changing hands), deeds back unmortgaged and auctioned one
+  after another in board order, Get Out of Jail Free cards back to their decks, open offers and
+  the claims owed to or by them lapse, eliminated — refused with partnerships and while
+  anything at all is pending for anyone (`leave_refusal`: the sentence names what waits). With
+  one player left, they win and the deeds stay with the Bank. In setup the player just leaves
+  the table: no longer in `players`, their id never reused; `start` then needs two players.
 
 Pages ask `leave_refusal(state, pid)` and `what_leaves(state, pid)` (what goes back to the
 Bank) before offering the command.
@@ -20,7 +22,7 @@ from __future__ import annotations
 
 from .board import DEED_IDS, STARTING_CASH
 from .debts import eliminate
-from .endgame import finish_with_winner
+from .endgame import claims_wait, finish_with_winner
 from .errors import DomainError
 from .holdings import building_value, names_of
 from .names import skeleton
@@ -124,9 +126,12 @@ def cmd_add_player(s: dict, events: list, c: dict) -> None:
 
 
 def leave_refusal(s: dict, pid: str) -> DomainError | None:
-    """Why pid may not leave now (partnerships, or something pending involves them), or None.
-    A player in debt leaves by paying it or by going bankrupt."""
-    p, pending = player(s, pid), s["pending"]
+    """Why pid may not leave now, or None: partnerships, or anything at all pending for anyone
+    (a table lets the current business finish first, so a leaver's deed is never at once
+    offered to a player and in the auction queue). A player in debt leaves by paying it or by
+    going bankrupt. Trade offers and rent claims do not hold a leave (the final round's claims
+    aside): those owed to or by the leaver lapse with them."""
+    p = player(s, pid)
     who = p["name"]
     if s["options"]["teams"]:
         return DomainError(
@@ -134,7 +139,7 @@ def leave_refusal(s: dict, pid: str) -> DomainError | None:
             "end (a partnership out of money goes bankrupt).",
             "not_with_teams",
         )
-    d = pending["debt"]
+    d = s["pending"]["debt"]
     if d and d["debtor"] == pid:
         return DomainError(
             f"{who} owes {name(s, d['creditor'])} {money(d['amount'])}: a player in debt pays it "
@@ -147,13 +152,14 @@ def leave_refusal(s: dict, pid: str) -> DomainError | None:
             f"{who} leaves.",
             "debt_pending",
         )
-    if any(pid in (x["from"], x["to"]) for x in pending["payments"]):
-        return DomainError(
-            f"A card's payments to or from {who} are still to be made: settle them before "
-            f"{who} leaves.",
-            "payments_pending",
-        )
-    return _own_pending_refusal(s, pid, who)
+    refusal = _own_pending_refusal(s, pid, who)
+    if refusal:
+        return refusal
+    waits = _what_waits(s)
+    if waits is None:
+        return None
+    what, code = waits
+    return DomainError(f"{what}: the table settles that before {who} leaves.", code)
 
 
 def _own_pending_refusal(s: dict, pid: str, who: str) -> DomainError | None:
@@ -184,6 +190,49 @@ def _own_pending_refusal(s: dict, pid: str, who: str) -> DomainError | None:
     return None
 
 
+def _what_waits(s: dict) -> tuple[str, str] | None:
+    """The first thing pending for anyone that holds a leave, in words, with its code."""
+    pending = s["pending"]
+    d, o, a = pending["debt"], pending["offer"], pending["auction"]
+    card, dice = pending["card"], pending["dice"]
+    if d:
+        owes = f"{name(s, d['debtor'])} owes {name(s, d['creditor'])} {money(d['amount'])}"
+        if s["_after_debt"]:  # a jailed player's move waiting for the fine
+            owes += f" and {name(s, s['_after_debt']['player'])}'s move waits for it"
+        return owes, "debt_pending"
+    if pending["payments"]:
+        x = pending["payments"][0]
+        return (
+            f"A card's payments are still to be made ({name(s, x['from'])} pays "
+            f"{name(s, x['to'])} {money(x['amount'])})",
+            "payments_pending",
+        )
+    if s["_after_debt"]:
+        return f"{name(s, s['_after_debt']['player'])}'s move waits", "move_pending"
+    if o:
+        return (
+            f"{name(s, o['player'])} may buy {deed_name(o['property'])} or put it up for auction",
+            "offer_pending",
+        )
+    if a:
+        item = deed_name(a["item"]) if a["item"] in DEED_IDS else f"one {a['item']}"
+        return f"The auction of {item} is open", "auction_pending"
+    if pending["auction_queue"]:
+        queue = names_of(pending["auction_queue"])
+        one = len(pending["auction_queue"]) == 1
+        return f"{queue} still wait{'s' if one else ''} to be auctioned", "auction_pending"
+    if card:
+        return (
+            f"{name(s, card['player'])} must draw a {deck_name(card['deck'])} card",
+            "card_pending",
+        )
+    if dice:
+        return f"{name(s, dice['player'])} must roll for the utility rent", "rent_roll_pending"
+    if claims_wait(s):
+        return "The final round is over and its rent claims wait", "final_round_over"
+    return None
+
+
 def what_leaves(s: dict, pid: str) -> dict:
     """What returns to the Bank if pid leaves now: {"cash" (in hand), "buildings" (what
     selling theirs back at half price brings), "deeds" (board order), "jail_cards" (decks)}."""
@@ -198,17 +247,12 @@ def what_leaves(s: dict, pid: str) -> dict:
 
 
 def _left_sentence(s: dict, who: str, back: dict, last_one: bool) -> str:
-    """ "Cat left the game for good: …" — what went back to the Bank (with private_cash, no
-    figure of the cash Cat had in hand)."""
+    """ "Cat left the game for good: …" — what went back to the Bank. The cash a leaver hands
+    over is an amount changing hands: said with its figure, private_cash or not."""
     cash, sold, deeds, cards = back["cash"], back["buildings"], back["deeds"], back["jail_cards"]
-    if s["options"]["private_cash"]:
-        money_back = "their cash returns to the Bank"
-        if sold:
-            money_back = f"their buildings are sold back for {money(sold)} and " + money_back
-    else:
-        money_back = f"{money(cash + sold)} in cash returns to the Bank"
-        if sold:
-            money_back += f" ({money(sold)} of it for their buildings, sold back at half price)"
+    money_back = f"{money(cash + sold)} in cash returns to the Bank"
+    if sold:
+        money_back += f" ({money(sold)} of it for their buildings, sold back at half price)"
     parts = [money_back]
     if deeds and last_one:
         parts.append(f"{names_of(deeds)} stay{'s' if len(deeds) == 1 else ''} with the Bank")
@@ -223,12 +267,32 @@ def _left_sentence(s: dict, who: str, back: dict, last_one: bool) -> str:
     return f"{who} left the game for good: " + "; ".join(parts) + "."
 
 
+def _leave_the_table(s: dict, events: list, p: dict) -> None:
+    """In setup the player just leaves the table: no longer in `players` (their id is never
+    given to anyone else: `_players` counts every player the game ever had)."""
+    if len(s["players"]) == 1:
+        raise DomainError(
+            f"{p['name']} is the only one at the table: a game needs players.", "last_at_table"
+        )
+    s["players"] = [x for x in s["players"] if x["id"] != p["id"]]
+    event(
+        s,
+        events,
+        "left",
+        f"{p['name']} left the table before the game started.",
+        player=p["id"],
+    )
+
+
 def cmd_leave(s: dict, events: list, c: dict) -> None:
     p = active_player(s, c)
     pid = p["id"]
     refusal = leave_refusal(s, pid)
     if refusal:
         raise refusal
+    if s["status"] == "setup":
+        _leave_the_table(s, events, p)
+        return
     back = what_leaves(s, pid)
     bank = s["bank"]
     for d in back["deeds"]:

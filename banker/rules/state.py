@@ -179,8 +179,8 @@ def with_cash(p: dict, text: str, without_cash: str) -> WithCash:
 
 
 def money(n: int) -> str:
-    """An amount in an event sentence: plain digits, as a client searching the text expects."""
-    return str(n)
+    """An amount in a sentence, written as the pages write it: "1,500" (docs/api.md)."""
+    return f"{n:,}"
 
 
 def deed_name(pid: str) -> str:

@@ -50,7 +50,8 @@ def describe_deal(s: dict, deal: dict) -> str:
     )
 
 
-def _check_sides(s: dict, a: dict, b: dict, give: dict, get: dict) -> None:
+def _check_sides(s: dict, a: dict, b: dict, give: dict, get: dict, unseen: str | None) -> None:
+    """Each side owns what it hands over and has the cash (not asked of `unseen`'s side)."""
     for giver, side in ((a, give), (b, get)):
         for prop in side["properties"]:
             if s["properties"][prop]["owner"] != giver["id"]:
@@ -67,7 +68,7 @@ def _check_sides(s: dict, a: dict, b: dict, give: dict, get: dict) -> None:
                     f"{giver['name']} holds no {deck_name(deck)} Get Out of Jail Free card.",
                     "no_jail_card",
                 )
-        if giver["cash"] < side["cash"]:
+        if giver["id"] != unseen and giver["cash"] < side["cash"]:
             raise DomainError(
                 with_cash(
                     giver,
@@ -79,7 +80,8 @@ def _check_sides(s: dict, a: dict, b: dict, give: dict, get: dict) -> None:
             )
 
 
-def _check_mortgages(s: dict, a: dict, b: dict, deal: dict) -> None:
+def _check_mortgages(s: dict, a: dict, b: dict, deal: dict, unseen: str | None) -> None:
+    """What each receiver must pay at once for received mortgages (not asked of `unseen`)."""
     give, get, lifted = deal["give"], deal["receive"], set(deal["unmortgage"])
     traded = set(give["properties"]) | set(get["properties"])
     for prop in deal["unmortgage"]:
@@ -94,7 +96,7 @@ def _check_mortgages(s: dict, a: dict, b: dict, deal: dict) -> None:
         (a, get, a["cash"] + get["cash"] - give["cash"]),
     ):
         lifting, fees = receiving_cost(s, side["properties"], lifted)
-        if lifting + fees > cash_after:
+        if receiver["id"] != unseen and lifting + fees > cash_after:
             raise DomainError(
                 with_cash(
                     receiver,
@@ -107,8 +109,12 @@ def _check_mortgages(s: dict, a: dict, b: dict, deal: dict) -> None:
             )
 
 
-def check_deal(s: dict, deal: dict) -> tuple[dict, dict]:
-    """Raise the DomainError that refuses this deal now; else its two players."""
+def check_deal(s: dict, deal: dict, proposing: bool = False) -> tuple[dict, dict]:
+    """Raise the DomainError that refuses this deal now; else its two players.
+
+    `proposing` with private_cash: the other side's cash is not checked (the cash they give,
+    the lifts and fees they would pay at once), so that no refusal lets the proposer find it
+    out by trying; `accept_trade` checks it, and tells the one accepting."""
     require_playing(s)
     a, b = active_player(s, deal, "from"), active_player(s, deal, "to")
     give, get = deal["give"], deal["receive"]
@@ -122,8 +128,9 @@ def check_deal(s: dict, deal: dict) -> tuple[dict, dict]:
             "alone would be a loan or a gift, which the rules do not allow.",
             "cash_only_trade",
         )
-    _check_sides(s, a, b, give, get)
-    _check_mortgages(s, a, b, deal)
+    unseen = b["id"] if proposing and s["options"]["private_cash"] else None
+    _check_sides(s, a, b, give, get, unseen)
+    _check_mortgages(s, a, b, deal, unseen)
     return a, b
 
 
@@ -193,7 +200,7 @@ def cmd_propose_trade(s: dict, events: list, c: dict) -> None:
     refusal = offers_refusal(s, c["from"])
     if refusal:
         raise refusal
-    check_deal(s, c)
+    check_deal(s, c, proposing=True)
     s["_offers"] += 1
     offer = {"id": f"o{s['_offers']}", **{k: c[k] for k in DEAL_FIELDS}}
     s["pending"]["trade_offers"].append(offer)

@@ -31,6 +31,7 @@ from .state import (
     require_no_debt,
     require_playing,
     require_ready,
+    survivors,
     with_cash,
 )
 
@@ -219,6 +220,12 @@ def cmd_start(s: dict, events: list, c: dict) -> None:
     if s["status"] != "setup":
         raise DomainError("The game has already started.", "already_started")
     p = active_player(s, c, "first")
+    if len(survivors(s)) < 2:
+        raise DomainError(
+            f"A game needs two players to start; only {p['name']} is at the table: seat a "
+            "latecomer first.",
+            "too_few_players",
+        )
     s["status"] = "playing"
     s["turn"]["first"] = p["id"]
     begin_turn(s, p["id"])

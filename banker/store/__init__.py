@@ -3,7 +3,7 @@ log plus its current state.
 
 `Store` (`service`) is made of four parts, each an object holding no other's private parts:
 - `database` (`Database`): the SQLite file, a connection per thread, transactions, group commit;
-- `games` (`Games`): each game in memory (`kept`'s KeptGame: its state while in use, its
+- `games` (`Games`): each game in memory (`memory`'s GameInMemory: its state while in use, its
   tokens, its lock), where a game moved, which pages follow it, the watchers;
 - `tokens` (`Tokens`): who a token is, new links, look-ups from memory;
 - `reads` (`Reads`): the log read back (events, games list, the story's rows, snapshots);
@@ -35,13 +35,13 @@ from banker.store.errors import (
 from banker.store.games import FOLLOWING_SECONDS
 from banker.store.log import NO_ANSWER, story_state
 from banker.store.migrations import APPLICATION_ID, SCHEMA_VERSION, migrate
-from banker.store.service import KEPT_ANSWERS, Store
+from banker.store.service import REMEMBERED_ANSWERS, Store
 from banker.store.tokens import key_scope, new_secret, same_token
 
 __all__ = [
     "APPLICATION_ID",
     "FOLLOWING_SECONDS",
-    "KEPT_ANSWERS",
+    "REMEMBERED_ANSWERS",
     "NO_ANSWER",
     "SCHEMA_VERSION",
     "Answer",

@@ -1,4 +1,4 @@
-"""The games in memory: each game's `KeptGame` (its state while in use, its tokens, its lock),
+"""The games in memory: each game's `GameInMemory` (its state while in use, its tokens, its lock),
 read from the database on first use, its state forgotten while idle; where a game moved; which
 players' pages follow it; and the watchers told when it changes."""
 
@@ -15,7 +15,7 @@ from banker import rules
 from banker.store import log
 from banker.store.database import Database
 from banker.store.errors import GameNotFound
-from banker.store.kept import KeptGame
+from banker.store.memory import GameInMemory
 from banker.store.tokens import new_secret
 
 # Game ids are read aloud at the table: no look-alike characters (0/o, 1/l/i).
@@ -26,7 +26,7 @@ FOLLOWING_SECONDS = 5.0
 
 
 class Games:
-    """The store's games as kept in memory: `get(game_id)` (a KeptGame), `state`, `version`,
+    """The store's games as kept in memory: `get(game_id)` (a GameInMemory), `state`, `version`,
     `add` (a game just written), `remove`; `moved_to`/`mark_moved`; `saw`/`following`;
     `watchers` and `tell`."""
 
@@ -36,9 +36,9 @@ class Games:
 
     def __init__(self, database: Database):
         self.database = database
-        self._kept: dict[str, KeptGame] = {}
+        self._in_memory: dict[str, GameInMemory] = {}
         # The games whose state is in memory (about KEEP_STATES of them), under _lock.
-        self._loaded: dict[KeptGame, None] = {}
+        self._loaded: dict[GameInMemory, None] = {}
         self._lock = threading.Lock()
         self._uses = itertools.count()
         self._moved: dict[str, str | None] = {}  # game id -> the game it moved to (or None)
@@ -57,22 +57,22 @@ class Games:
             if self.database.one("select 1 from games where id = ?", [game_id]) is None:
                 return game_id
 
-    def add(self, game_id: str, game: KeptGame) -> None:
+    def add(self, game_id: str, game: GameInMemory) -> None:
         """Keep a game whose rows were just committed."""
         with self._lock:
-            self._kept[game_id] = game
+            self._in_memory[game_id] = game
             self._note_loaded(game)
 
-    def get(self, game_id: str) -> KeptGame:
+    def get(self, game_id: str) -> GameInMemory:
         """The in-memory entry of a game, loaded from the database the first time; GameNotFound
         when there is none."""
-        game = self._kept.get(game_id)
+        game = self._in_memory.get(game_id)
         if game is None:
             with self._lock:
-                game = self._kept.get(game_id)
+                game = self._in_memory.get(game_id)
                 if game is None:
                     game = self._load(game_id)
-                    self._kept[game_id] = game
+                    self._in_memory[game_id] = game
                     self._note_loaded(game)
         game.used = next(self._uses)
         return game
@@ -88,12 +88,12 @@ class Games:
 
         return load
 
-    def state_loaded(self, game: KeptGame) -> None:
-        """KeptGame.loaded: its state was read back (under the game's lock)."""
+    def state_loaded(self, game: GameInMemory) -> None:
+        """GameInMemory.loaded: its state was read back (under the game's lock)."""
         with self._lock:
             self._note_loaded(game)
 
-    def _note_loaded(self, game: KeptGame) -> None:
+    def _note_loaded(self, game: GameInMemory) -> None:
         """(Under _lock.) The game's state is in memory; forget the states of the least
         recently used games beyond KEEP_STATES. Only the games whose state is in memory are
         looked at: a command's cost does not grow with the number of games."""
@@ -106,7 +106,7 @@ class Games:
             if old.forgotten or old.forget_state():
                 del self._loaded[old]
 
-    def _load(self, game_id: str) -> KeptGame:
+    def _load(self, game_id: str) -> GameInMemory:
         row = self.database.one(
             "select banker_token, state, display_token, "
             "json_extract(undo_base, '$.version') as base_version from games where id = ?",
@@ -128,7 +128,7 @@ class Games:
             "where game_id = ? and type = 'started' and not undone",
             [game_id],
         )
-        return KeptGame(
+        return GameInMemory(
             json.loads(row["state"]),
             row["banker_token"],
             {t["token"]: t["player_id"] for t in tokens},
@@ -149,7 +149,7 @@ class Games:
                 state = self.full_state(game, game_id)
         return state
 
-    def full_state(self, game: KeptGame, game_id: str) -> dict:
+    def full_state(self, game: GameInMemory, game_id: str) -> dict:
         """(Under the game's lock.) Its state with every undo entry's changes, which a row
         written by an earlier banker lacks (log.needs_replay): the row's `undo_base` (the
         bottom entry's state) and the stored commands after it, replayed through the core.
@@ -190,7 +190,7 @@ class Games:
                 db.execute(f"delete from {table} where game_id = ?", [game_id])
             db.execute("delete from games where id = ?", [game_id])
         with self._lock:
-            game = self._kept.pop(game_id, None)
+            game = self._in_memory.pop(game_id, None)
             self._loaded.pop(game, None)
 
     def mark_moved(self, game_id: str, moved_to: str) -> None:

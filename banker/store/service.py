@@ -18,11 +18,11 @@ from banker.store.answer import Answer
 from banker.store.database import Database, dumps, utc_now
 from banker.store.errors import KeyReused, SnapshotRefused, VersionConflict
 from banker.store.games import Games
-from banker.store.kept import KeptGame
+from banker.store.memory import GameInMemory
 from banker.store.reads import Reads
 from banker.store.tokens import Tokens, new_secret, seat_changes
 
-KEPT_ANSWERS = 300  # the answers kept per game, for the latest keyed commands
+REMEMBERED_ANSWERS = 300  # per game: the answers of its latest keyed commands, for their replay
 
 # The parts' calls the app makes, offered on the Store as they are (store.role(...) is
 # store.tokens.role(...)): a thin facade, so that a caller needs only the Store.
@@ -56,7 +56,9 @@ class Store:
         self.games = Games(self.database)
         self.tokens = Tokens(self.database, self.games)
         self.reads = Reads(self.database, self.games, clock)
-        self.kept_answers = KEPT_ANSWERS  # per game: the answers of its latest keyed commands
+        self.remembered_answers = (
+            REMEMBERED_ANSWERS  # per game: the answers of its latest keyed commands
+        )
         self.path, self.watchers = self.database.path, self.games.watchers
         for part, calls in OFFERED.items():
             for call in calls:
@@ -106,7 +108,7 @@ class Store:
                 rows(db)
         tokens = {p["token"]: p["id"] for p in players}
         games = self.games
-        game = KeptGame(state, banker_token, tokens, display_token, load=games.loader(game_id),
+        game = GameInMemory(state, banker_token, tokens, display_token, load=games.loader(game_id),
                         base_version=base and base[0], loaded=games.state_loaded)  # fmt: skip
         games.add(game_id, game)
         return {
@@ -230,7 +232,7 @@ class Store:
                  log.NO_ANSWER if key is None else text, at, None if key is None else expected),
             )  # fmt: skip
             if key is not None:
-                log.forget_old_answers(db, game_id, self.kept_answers)
+                log.forget_old_answers(db, game_id, self.remembered_answers)
             if starts:
                 log.keep_story_state(db, game_id, before)
             conn.executemany(log.INSERT_EVENT, log.event_rows(game_id, version, events, at))

@@ -38,7 +38,7 @@ def seat_changes(before: dict, after: dict) -> tuple[list[str], list[str]]:
 
 class Tokens:
     """Who a token is in the store's games, and new links. Player and display tokens map to
-    their game in memory after first use. (The current tokens of a game are its KeptGame's,
+    their game in memory after first use. (The current tokens of a game are its GameInMemory's,
     kept by `games`.)"""
 
     def __init__(self, database: Database, games) -> None:

@@ -140,7 +140,7 @@ def test_score_game_with_claims_open_scores_now_and_they_lapse(new_game):
     assert [e["text"] for e in answer["events"]] == [
         "The Banker scores the game now.",
         "The 6 rent on Vermont Avenue lapses: the game is over.",
-        "The round is over and the game is scored: Ann 1500; Bob 1500; Cy 1500. Ann, Bob and "
+        "The round is over and the game is scored: Ann 1,500; Bob 1,500; Cy 1,500. Ann, Bob and "
         "Cy share the win.",
     ]
     g.refused(422, {"type": "score_game"}, code="game_finished")

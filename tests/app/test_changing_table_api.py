@@ -150,7 +150,7 @@ def test_leave_as_a_bankruptcy_to_the_bank(three):
     assert three.prop("vermont-avenue")["owner"] is None
     assert three.pending["auction"]["item"] == "vermont-avenue"
     assert three.texts()[0] == (
-        "Bob left the game for good: 1400 in cash returns to the Bank; Vermont Avenue returns "
+        "Bob left the game for good: 1,400 in cash returns to the Bank; Vermont Avenue returns "
         "to the Bank unmortgaged, to be auctioned."
     )
 

@@ -202,7 +202,8 @@ def test_leaving_is_not_offered_to_a_player_in_debt_and_says_why(three):
         "Ann owes the Bank 200: a player in debt pays it or goes bankrupt, rather than leaving."
     ) in section
     assert "confirm=leave-p1" not in banker.page()
-    assert "confirm=leave-p2" in banker.page()
+    assert "confirm=leave-p2" not in banker.page()  # nor anyone else while a debt waits
+    assert "Ann owes the Bank 200: the table settles that before Bob leaves." in section
     # Opened anyway (an old link), the confirmation shows its "Yes" disabled with the reason.
     _, yes = find_button(banker.page("?confirm=leave-p1"), "Yes: Ann leaves")
     assert yes["disabled"]

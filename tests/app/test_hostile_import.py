@@ -137,7 +137,7 @@ def test_a_real_5000_event_snapshot_still_imports_and_stores_no_answers(client, 
 
 
 def test_answers_are_kept_only_for_keyed_commands_and_only_the_latest_few(client, db_path, store):
-    store.kept_answers = 3
+    store.remembered_answers = 3
     g = new_game(client)
     g.do({"type": "start", "first": "p1"})  # no key: no answer kept
     for i in range(5):
@@ -343,7 +343,7 @@ def test_names_are_kept_normalised_nfc_and_trimmed():
 
 
 def test_the_story_still_reads_each_rounds_start_after_answers_are_forgotten(app, client, store):
-    store.kept_answers = 2
+    store.remembered_answers = 2
     g = new_game(client, ("Ann", "Bob"))
     plays = [
         ({"type": "start", "first": "p1"}, None),

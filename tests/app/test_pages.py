@@ -304,13 +304,13 @@ def test_a_trade_is_summed_up_then_confirmed_and_a_refused_one_keeps_its_choices
     assert "Ann gives Baltic Avenue to Bob for 2,000." in text_of(html)
     # The core would refuse it: Confirm is disabled, with its sentence, before any tap.
     _, button = find_button(html, "Confirm trade")
-    assert button["disabled"] and "Bob has only 1500 in cash." in text_of(html)
+    assert button["disabled"] and "Bob has only 1,500 in cash." in text_of(html)
     form, _ = find_button(html, "Confirm trade")
     r = banker.client.post(form["action"], data=MultiDict(form["fields"]))  # sent all the same
     assert r.status_code == 303
     assert r.headers["Location"].startswith(f"/games/{game.id}/trade?")
     page = text_of(banker.page(r.headers["Location"].split(game.id, 1)[1]))
-    assert "Bob has only 1500 in cash." in page
+    assert "Bob has only 1,500 in cash." in page
     assert "Ann gives Baltic Avenue to Bob for 2,000." in page  # the choices are kept
     query = query.replace("2000", "100")
     r = banker.press("Confirm trade", path="/trade" + query)
@@ -500,7 +500,7 @@ def test_bankruptcy_asks_first_then_says_what_passes_to_the_bank(game, banker):
 
 
 def test_an_auction_after_a_bankruptcy_says_how_many_deeds_are_still_to_come():
-    from banker.web.table.moment import auction_queue_text
+    from banker.web.table.presenters import auction_queue_text
 
     state = {"pending": {"auction_queue": ["park-place", "boardwalk"]}}
     assert auction_queue_text(state) == "2 more deeds after this one: Park Place, Boardwalk."
@@ -520,7 +520,7 @@ def _owner_of_sets(state: dict, sets: dict) -> dict:
 
 
 def test_a_building_auction_is_offered_only_when_the_bank_is_really_short(game):
-    from banker.web.table.moment import building_shortage
+    from banker.web.table.presenters import building_shortage
 
     state = game.table.client.application.extensions["banker.store"].state(game.id)
     state = _owner_of_sets(json_copy(state), {"p1": ["dark_blue"], "p2": ["brown"]})

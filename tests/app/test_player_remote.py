@@ -217,7 +217,7 @@ def test_a_bid_above_the_players_cash_gets_the_cores_sentence(started):
     before = g.now()
     r = post(g, "p2", {"type": "bid", "player": "p2", "amount": "1600", "key": "too-much-1"})
     assert r.status_code == 422
-    assert "You have only 1500 in cash and cannot bid 1600." in text_of(r.text)  # said to Bob
+    assert "You have only 1,500 in cash and cannot bid 1,600." in text_of(r.text)  # said to Bob
     assert g.now() == before
 
 

@@ -98,9 +98,9 @@ def test_a_refusal_to_a_player_does_not_state_anothers_cash(new_game):
     g.adjust_to("p1", 1377)
     accept = {"type": "accept_trade", "offer": g.pending["trade_offers"][0]["id"]}
     bob = g.refused(422, accept, token=g.tokens["p2"], code="insufficient_cash")
-    assert bob.message == "Ann does not have the 1400 in cash this trade hands over."
+    assert bob.message == "Ann does not have the 1,400 in cash this trade hands over."
     banker = g.refused(422, accept, code="insufficient_cash")
-    assert banker.message == "Ann has only 1377 in cash."
+    assert banker.message == "Ann has only 1,377 in cash."
 
 
 def test_pages_of_other_players_and_the_display_do_not_state_anothers_cash(taxed, client):

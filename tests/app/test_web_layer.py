@@ -10,7 +10,6 @@ from banker.store import DiskFull, StoreError, VersionConflict
 from banker.web.common.errors import ApiError
 from banker.web.common.forms import FormError
 from banker.web.common.guards import CROSS_SITE
-from banker.web.player.routes import Refused
 
 PARAMS = {"token": "x", "player_id": "p1"}  # every other parameter is the game's id
 
@@ -52,7 +51,6 @@ def test_every_refusal_is_one_kind_carrying_status_code_and_message():
         SnapshotError(400, "bad_snapshot", "The file is not a snapshot."),
         ApiError(401, "token_missing", "Send the token."),
         FormError("Choose the deed first."),
-        Refused(403, "This link no longer works."),
     ]
     seen = [(type(e).__name__, e.status, e.code, bool(e.message)) for e in refusals]
     assert all(isinstance(e, Refusal) for e in refusals)
@@ -65,7 +63,6 @@ def test_every_refusal_is_one_kind_carrying_status_code_and_message():
         ("SnapshotError", 400, "bad_snapshot", True),
         ("ApiError", 401, "token_missing", True),
         ("FormError", 400, "bad_form", True),
-        ("Refused", 403, "banker_only", True),
     ]
 
 

@@ -213,7 +213,7 @@ def test_a_whole_game_is_recorded_by_taps_on_a_phone(live_server, phone, check_s
     adjust.get_by_label("Reason").fill("Cat paid for a deed twice")
     check_screen(page, "10-history")
     b.tap("Take to the Bank")
-    b.said("The Banker took 1296 from Cat to correct a mistake: Cat paid for a deed twice.")
+    b.said("The Banker took 1,296 from Cat to correct a mistake: Cat paid for a deed twice.")
     b.go("Table")
     b.roll(4, 5)
     b.tap("SPEEDING FINE. PAY $15.")

@@ -149,7 +149,7 @@ def test_add_player_the_latecomer_has_the_starting_cash_from_the_bank_and_a_toke
         "eliminated": False,
     }
     assert g.texts() == [
-        "Dan joins the game, seated last (play reaches them after Cat): a token on GO and 1500 "
+        "Dan joins the game, seated last (play reaches them after Cat): a token on GO and 1,500 "
         "from the Bank."
     ]
 
@@ -313,21 +313,10 @@ def test_leave_if_one_player_is_then_left_they_win_and_the_deeds_stay_with_the_b
     assert g.pending["auction"] is None and g.pending["auction_queue"] == []
     assert g.prop("boardwalk") == {"owner": None, "mortgaged": False, "houses": 0, "hotel": False}
     assert g.texts() == [
-        "Bob left the game for good: 1900 in cash returns to the Bank (400 of it for their "
+        "Bob left the game for good: 1,900 in cash returns to the Bank (400 of it for their "
         "buildings, sold back at half price); Park Place and Boardwalk stay with the Bank.",
         "Ann is the last player standing and wins.",
     ]
-
-
-def test_leave_with_private_cash_says_no_figure_of_the_cash_in_hand():
-    g = table(options={"private_cash": True})
-    g.own("p2", "park-place", "boardwalk", houses=1)
-    g.do(type="leave", player="p2")
-    assert g.texts()[0] == (
-        "Bob left the game for good: their buildings are sold back for 200 and their cash "
-        "returns to the Bank; Park Place and Boardwalk return to the Bank unmortgaged, to be "
-        "auctioned one after another."
-    )
 
 
 def test_leave_is_refused_with_teams():
@@ -358,7 +347,11 @@ def test_leave_is_refused_for_a_debt_they_are_owed():
         "debt_pending",
         "Ann owes Bob 50: settle that debt before Bob leaves.",
     )
-    g.do(type="leave", player="p3")  # a debt between others does not hold Cat
+    e = g.refused(DomainError, type="leave", player="p3")  # nor may anyone else leave now
+    assert (e.code, e.message) == (
+        "debt_pending",
+        "Ann owes Bob 50: the table settles that before Cat leaves.",
+    )
 
 
 def test_leave_is_refused_while_payments_to_or_from_them_wait():
@@ -369,8 +362,8 @@ def test_leave_is_refused_while_payments_to_or_from_them_wait():
     assert g.pending["payments"][0]["to"] == "p3"
     e = g.refused(DomainError, type="leave", player="p3")
     assert (e.code, e.message) == (
-        "payments_pending",
-        "A card's payments to or from Cat are still to be made: settle them before Cat leaves.",
+        "debt_pending",
+        "Ann owes Bob 50: the table settles that before Cat leaves.",
     )
 
 
@@ -403,7 +396,10 @@ def test_leave_is_refused_while_their_offer_card_rent_roll_or_high_bid_is_pendin
             "Ann holds the high bid in the auction of Oriental Avenue: close that auction "
             "before Ann leaves."
         )
-        g.do(type="leave", player="p2")  # a bidder who is not the highest may leave
+        e = g.refused(DomainError, type="leave", player="p2")  # nor anyone else now
+        assert e.message == (
+            "The auction of Oriental Avenue is open: the table settles that before Bob leaves."
+        )
 
 
 def test_leave_is_refused_for_a_player_already_out_and_unknown_ids_are_malformed():
@@ -452,7 +448,7 @@ def test_actions_offers_a_rename_of_anyone_a_latecomer_and_each_leave_the_rules_
     assert leaves["p1"] == (
         "Ann owes the Bank 200: a player in debt pays it or goes bankrupt, rather than leaving."
     )
-    assert leaves["p2"] is None
+    assert leaves["p2"] == "Ann owes the Bank 200: the table settles that before Bob leaves."
     for t in renames + said["leave"]["targets"]:  # what it allows, apply accepts
         if t["allowed"]:
             apply(g.state, t["command"])

@@ -75,7 +75,7 @@ def test_pay_rent_when_its_owner_asks_before_the_next_player_rolls_street_in_fin
     assert g.texts() == [
         "Ann asked Cy for 6 rent on Vermont Avenue.",
         "Cy paid Ann 6 (rent on Vermont Avenue).",
-        "The round is over and the game is scored: Ann 1606; Bob 1500; Cy 1494. Ann wins.",
+        "The round is over and the game is scored: Ann 1,606; Bob 1,500; Cy 1,494. Ann wins.",
     ]
 
 
@@ -150,7 +150,7 @@ def test_score_game_with_claims_open_scores_now_and_the_open_claims_lapse():
     assert g.texts() == [
         "The Banker scores the game now.",
         "The 6 rent on Vermont Avenue lapses: the game is over.",
-        "The round is over and the game is scored: Ann 1600; Bob 1500; Cy 1500. Ann wins.",
+        "The round is over and the game is scored: Ann 1,600; Bob 1,500; Cy 1,500. Ann wins.",
     ]
     g.refused(DomainError, type="undo")
 
@@ -463,7 +463,7 @@ def test_open_offers_do_not_hold_the_final_round_open_and_are_withdrawn_when_it_
     g.do(type="buy")
     assert_finished(g, {"p1": 1600, "p2": 1500, "p3": 1500 - 60 + 60}, ["p1"])
     assert g.texts()[-2:] == [
-        "The round is over and the game is scored: Ann 1600; Bob 1500; Cy 1500. Ann wins.",
+        "The round is over and the game is scored: Ann 1,600; Bob 1,500; Cy 1,500. Ann wins.",
         "The offer of Ann to Bob is off: the game is over.",
     ]
 

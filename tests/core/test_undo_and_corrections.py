@@ -173,7 +173,7 @@ def test_the_banker_corrects_a_payment_with_a_reason():
     assert g.texts() == ["The Banker gave Bob 200 to correct a mistake: missed GO salary."]
     assert g.cashes() == {"p1": 1500, "p2": 1700, "p3": 1500}
     g.do(type="adjust", player="p2", amount=-1700, reason="  counted twice  ")
-    assert g.texts() == ["The Banker took 1700 from Bob to correct a mistake: counted twice."]
+    assert g.texts() == ["The Banker took 1,700 from Bob to correct a mistake: counted twice."]
     assert g.cashes()["p2"] == 0
     assert g.pending == NO_PENDING
 

@@ -159,7 +159,7 @@ def test_after_time_is_called_the_current_round_finishes_doubles_included_then_t
     assert g.pending == pending()
     assert g.cashes() == {"p1": 1508, "p2": 1500, "p3": 1292}
     assert g.texts()[-1] == (
-        "The round is over and the game is scored: Ann 1628; Bob 1500; Cat 1292. Ann wins."
+        "The round is over and the game is scored: Ann 1,628; Bob 1,500; Cat 1,292. Ann wins."
     )
 
 
@@ -189,8 +189,8 @@ def test_the_deadline_score_values_cash_deeds_and_half_the_buildings_and_equal_t
     assert g.state["scores"] == {"p1": 2850, "p2": 2850, "p3": 2000}
     assert g.state["winners"] == ["p1", "p2"]
     assert g.texts()[-1] == (
-        "The round is over and the game is scored: Ann 2850; Bob 2850; "
-        "Cat 2000. Ann and Bob share the win."
+        "The round is over and the game is scored: Ann 2,850; Bob 2,850; "
+        "Cat 2,000. Ann and Bob share the win."
     )
 
 

@@ -304,3 +304,22 @@ def test_the_stores_parts_touch_no_private_name_of_another_object():
 
 def test_the_store_is_made_of_parts_not_mixins():
     assert Store.__bases__ == (object,)
+
+
+# -- one command path -------------------------------------------------------------------------
+
+
+def test_only_the_one_command_path_calls_store_execute():
+    """Every command from any page or program goes through banker.web.common.commands.send."""
+    callers = set()
+    for name, path in _modules().items():
+        if name.startswith("banker.store"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "execute"
+            ):
+                callers.add(name)
+    assert callers == {"banker.web.common.commands"}

@@ -1,9 +1,18 @@
-"""A JSON command run for a token: the one path of the API's view and of `fastpoll`, which runs
-a plainly well-formed one before Flask through these very functions."""
+"""The one path of every command, whoever sends it and from where.
+
+Each view reads who is asking (`common/seats.py`: the Banker's cookie, a player's link, the
+API's Bearer token) and turns its form (`common/forms.py`) or JSON (`from_json`) into a
+command; then `send` authorizes it, under the game's lock, through `rules.seat_refusal` (the
+very check `rules.actions` makes for every button) and executes it (`Store.execute`: nothing
+else calls it). The view answers in its caller's format: the API its JSON (`answer_text`), the
+Banker's screens and a player's page their HTML. Every refusal is a `Refusal`, as the seat is
+told it (private_cash), and after one nothing changed.
+"""
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 
 from banker.rules import Refusal, refusal_for, seat_refusal, view_for
 from banker.store import Answer, key_scope
@@ -12,6 +21,58 @@ from banker.web.common.seats import REPLACED
 
 MAX_IDEMPOTENCY_KEY = 200
 _ABSENT = object()
+
+
+@dataclass(frozen=True)
+class Sender:
+    """Who sends a command: their seat in the game ("banker", a player id, "display"), the token
+    that said so (checked again under the game's lock: a link replaced meanwhile sends nothing),
+    the scope of their Idempotency-Keys, and the sentence they are told when their token was
+    replaced."""
+
+    game_id: str
+    seat: str
+    token: str
+    scope: str
+    replaced: str
+
+    @classmethod
+    def by_token(cls, game_id: str, seat: str, token: str, replaced: str = "") -> Sender:
+        """A sender whose keys are their token's own (the API's, a player's page's)."""
+        return cls(game_id, seat, token, key_scope(token), replaced or REPLACED.format(seat=seat))
+
+
+def send(store, sender: Sender, command: dict, *, key=None, expected_version=None) -> Answer:
+    """Run one command for `sender`: authorized, then executed (Store.execute: its replay of a
+    key, its version check, the rules); the answer, or a Refusal as the sender is told it."""
+
+    def authorize(state: dict) -> None:
+        # Under the game's lock, before the key is looked at: a token replaced meanwhile, the
+        # display, or a command this player may not send is refused, never replayed.
+        if store.role(sender.game_id, sender.token) != sender.seat:
+            raise ApiError(403, "token_replaced", sender.replaced)
+        refusal = seat_refusal(state, sender.seat, command)  # as rules.actions says of it
+        if refusal:
+            raise ApiError(403, "banker_only", refusal, replayable=sender.seat != "display")
+
+    try:
+        return store.execute(
+            sender.game_id,
+            command,
+            idempotency_key=key,
+            expected_version=expected_version,
+            authorize=authorize,
+            key_scope=sender.scope,
+            seat=sender.seat,
+        )
+    except Refusal as e:  # the core's message as this seat is told it (private_cash)
+        told = refusal_for(store.state(sender.game_id), sender.seat, e)
+        if told is e:
+            raise
+        raise told from None
+
+
+# -- a program's JSON ---------------------------------------------------------------------------
 
 
 def _no_constants(name):
@@ -45,8 +106,9 @@ def _expected_version(command: dict) -> int | None:
 
 
 def run_command(store, game_id: str, token: str, caller: str, command: dict, key) -> Answer:
-    """Run one command sent with `token` (whose role in the game is `caller`) and its
-    Idempotency-Key `key`; the store's answer. Refusals raise, and then nothing changed."""
+    """A JSON command sent with `token` (whose seat in the game is `caller`) and its
+    Idempotency-Key `key`, sent on the one path; the store's answer. Refusals raise, and then
+    nothing changed."""
     expected_version = _expected_version(command)
     if key is not None and not 1 <= len(key) <= MAX_IDEMPOTENCY_KEY:
         raise ApiError(
@@ -54,30 +116,8 @@ def run_command(store, game_id: str, token: str, caller: str, command: dict, key
             "bad_idempotency_key",
             f"The Idempotency-Key header must have 1 to {MAX_IDEMPOTENCY_KEY} characters.",
         )
-
-    def authorize(state: dict) -> None:
-        # Under the game's lock, before the key is looked at: a token replaced meanwhile, the
-        # display, or a command this player may not send is refused, never replayed.
-        if store.role(game_id, token) != caller:
-            raise ApiError(403, "token_replaced", REPLACED.format(seat=caller))
-        refusal = seat_refusal(state, caller, command)  # as rules.actions says of this seat
-        if refusal:
-            raise ApiError(403, "banker_only", refusal, replayable=caller != "display")
-
-    try:
-        return store.execute(
-            game_id,
-            command,
-            idempotency_key=key,
-            expected_version=expected_version,
-            authorize=authorize,
-            key_scope=key_scope(token),
-            seat=caller,
-        )
-    except Refusal as e:  # the core's message as this seat is told it (private_cash)
-        if e.cash_of is None:
-            raise
-        raise refusal_for(store.state(game_id), caller, e) from None
+    sender = Sender.by_token(game_id, caller, token)
+    return send(store, sender, command, key=key, expected_version=expected_version)
 
 
 def answer_text(answer: Answer, caller: str) -> str:

@@ -9,8 +9,8 @@ never wipes them.
 
 The page is a remote for that player (banker.web.player.remote says what it shows): every form
 posts to `/join/<token>/act` (or `/claim`), is turned into a command as the Banker's forms are
-(banker.web.common.forms), and goes through the same Store.execute as the JSON API with the
-player's own authorization (`rules.seat_refusal`) and a per-page idempotency key.
+(banker.web.common.forms), and goes on the one command path (banker.web.common.commands.send,
+as the JSON API and the Banker's screens) as this player, with a per-page idempotency key.
 (The Join panel of QR codes and new links for lost phones are the Banker's: banker.web.table.)
 """
 
@@ -23,9 +23,9 @@ from flask import Blueprint, make_response, redirect, render_template, request, 
 from htmx_flask import make_response as htmx_response
 from werkzeug.datastructures import MultiDict
 
-from banker.rules import Refusal, refusal_for, seat_refusal
-from banker.store import key_scope
+from banker.rules import Refusal
 from banker.web.common import forms
+from banker.web.common.commands import Sender, send
 from banker.web.common.errors import link_error_page
 from banker.web.common.guards import wants_fragment
 from banker.web.common.kept import NOTHING, Kept
@@ -47,20 +47,6 @@ UNKNOWN = (
     "This link is not a player's link in any game here. "
     "Check that it was copied whole, or ask the Banker to show you your QR code."
 )
-
-
-class Refused(Refusal):
-    """A refusal decided here (not the core's): a status and a sentence for the person.
-
-    `replayable`: a command no longer this player's to send (a Buy since bought) that this page
-    sent with this key before: Store.execute answers its replay (a double tap applies once).
-    """
-
-    code = "banker_only"
-
-    def __init__(self, status: int, message: str, replayable: bool = False):
-        super().__init__(message, status=status)
-        self.replayable = replayable
 
 
 # Every answer here names a player or carries a token: no shared cache may keep it.
@@ -162,31 +148,15 @@ def player_command(form, player_id: str) -> dict:
 
 
 def _run(token: str, game_id: str, player_id: str, command: dict, key: str):
-    """Execute the command as this player: (answer, None) or (None, the refusal)."""
-    store = get_store()
-
-    def authorize(state: dict) -> None:
-        # Checked under the game's lock: a link replaced meanwhile does nothing.
-        if store.player_by_token(token) != (game_id, player_id):
-            raise Refused(403, REPLACED)
-        refusal = seat_refusal(state, player_id, command)
-        if refusal:
-            raise Refused(403, refusal, replayable=True)
-
+    """Send the command as this player: (answer, None) or (None, the refusal as told)."""
+    sender = Sender.by_token(game_id, player_id, token, REPLACED)
     try:
-        answer = store.execute(
-            game_id,
-            command,
-            # Scoped to this player's token (as the API's keys): a double tap repeats the
-            # first answer. The prefix keeps the page's keys apart from the API's.
-            idempotency_key=f"join:{key}" if 8 <= len(key) <= MAX_KEY else None,
-            authorize=authorize,
-            key_scope=key_scope(token),
-            seat=player_id,
-        )
-    except Refusal as e:  # Refused, the core's and the store's (as this player is told it)
-        return None, refusal_for(store.state(game_id), player_id, e)
-    return answer, None
+        # Scoped to this player's token (as the API's keys): a double tap repeats the first
+        # answer. The prefix keeps the page's keys apart from the API's.
+        key = f"join:{key}" if 8 <= len(key) <= MAX_KEY else None
+        return send(get_store(), sender, command, key=key), None
+    except Refusal as e:  # the web's, the core's and the store's
+        return None, e
 
 
 def _answer(token: str, game_id: str, player_id: str, command, answer, error):
@@ -228,11 +198,11 @@ def _answer(token: str, game_id: str, player_id: str, command, answer, error):
 @bp.post("/join/<token>/act")
 @as_player(_gone)
 def act(token: str, game_id: str, player_id: str):
-    """One of the player's own actions from a form, through Store.execute as this player."""
+    """One of the player's own actions from a form, sent as this player."""
     try:
         command = player_command(request.form, player_id)
     except forms.FormError as e:
-        return _answer(token, game_id, player_id, None, None, Refused(400, e.message))
+        return _answer(token, game_id, player_id, None, None, e)
     answer, error = _run(token, game_id, player_id, command, request.form.get("key", ""))
     return _answer(token, game_id, player_id, command, answer, error)
 
@@ -240,7 +210,7 @@ def act(token: str, game_id: str, player_id: str):
 @bp.post("/join/<token>/claim")
 @as_player(_gone)
 def claim(token: str, game_id: str, player_id: str):
-    """The owner claims an open rent claim owed to them: the payer pays (Store.execute)."""
+    """The owner claims an open rent claim owed to them: the payer pays."""
     command = {"type": "claim_rent"}
     if request.form.get("claim") is not None:  # else the core says what is missing
         command["claim"] = request.form["claim"]

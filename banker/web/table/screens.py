@@ -1,6 +1,7 @@
 """The Banker's pages: server-rendered screens whose fragments htmx swaps in place.
 
-Every change goes through Store.execute, the same command path as the JSON API. A screen is
+Every change goes on the one command path (banker.web.common.commands.send), as the JSON
+API's and a player's page's: the Banker's seat, authorized by the same check. A screen is
 one fragment (`#screen`) that a full page includes and that an htmx request gets alone; every
 form also works as a plain POST answered by a 303 redirect back to its screen.
 
@@ -22,21 +23,28 @@ from banker.rules import DomainError, card_holder, public_state
 from banker.rules.board import DECK_NAMES, DEEDS
 from banker.store import DiskFull, GameNotFound, KeyReused, VersionConflict
 from banker.web.common import board_picture, choices, forms
-from banker.web.common.errors import error_response
+from banker.web.common.commands import Sender, send
+from banker.web.common.errors import ApiError, error_response
 from banker.web.common.guards import wants_fragment
 from banker.web.common.kept import NOTHING, Kept
 from banker.web.common.may import May
 from banker.web.common.present import final_round_said, money, player_names, players
-from banker.web.common.seats import banker_state, banker_token_given, sentence_cookie, url_token
+from banker.web.common.seats import (
+    COOKIE,
+    MOVED,
+    banker_state,
+    banker_token_given,
+    sentence_cookie,
+    url_token,
+)
 from banker.web.common.store import get_store
 from banker.web.common.template_globals import phones_following
 from banker.web.common.trade import deal_refusal, offer_sentence, trade_view
-from banker.web.table import moment, presenters, seating
+from banker.web.table import presenters, seating
 from banker.web.table.blueprint import banker_page, bp, game_path, remember
 
 CONFLICT = "Not recorded: the table changed since this screen was drawn"
 CONFIRMS = ("bankrupt", "stop", "move")  # the steps that ask "are you sure?" first
-SCREENS = ("table", "board", "history", "trade", "player")
 
 
 # -- flash: a refusal carried across a plain POST's redirect -------------------------------
@@ -75,15 +83,21 @@ def _latest_said(game_id: str) -> str:
 
 def _screen_url(game_id: str, screen: str, args: dict | None = None) -> str:
     name, _, pid = screen.partition(":")
-    if name == "player":
-        url = url_for("table.sheet", game_id=game_id, player_id=pid)
-    elif name in ("board", "history", "trade"):
-        url = url_for(f"table.{name}", game_id=game_id)
-    else:
-        url = game_path(game_id)
+    url = url_for(SCREENS[name][0], game_id=game_id, **({"player_id": pid} if pid else {}))
     if args:
         url += "?" + urlencode(args, doseq=True)
     return url
+
+
+def _screen(asked: str | None, state: dict) -> str:
+    """The screen a request names ("table", "board", "history", "trade", or "player:<id>" of a
+    player of the game); else the table."""
+    name, _, pid = (asked or "").partition(":")
+    if name not in SCREENS or (name == "player") != bool(pid):
+        return "table"
+    if name == "player" and pid not in player_names(state):
+        return "table"
+    return asked
 
 
 def _context(game_id: str, screen: str, args, flash: dict | None = None, said: str = "") -> dict:
@@ -93,7 +107,7 @@ def _context(game_id: str, screen: str, args, flash: dict | None = None, said: s
     internal = store.state(game_id)
     state = public_state(internal)
     name, _, pid = screen.partition(":")
-    now = moment.acting(internal)
+    now = presenters.acting(internal)
     may = May(internal, "banker")  # every button: the core's answer for the Banker
     context = {
         "game_id": game_id,
@@ -119,23 +133,30 @@ def _context(game_id: str, screen: str, args, flash: dict | None = None, said: s
         "kept": Kept.of_json(flash.get("kept")) if flash else NOTHING,
         "phase_said": final_round_said(internal),
     }
-    if name == "table":
-        _table_context(context, store, internal, state, args)
-    elif name == "player":
-        if pid not in context["names"]:
-            abort(404)
-        context["sheet"] = presenters.sheet(internal, pid, may)
-    elif name == "trade":
-        trade = context["trade"] = trade_view(internal, args)
-        chosen = MultiDict(args)
-        chosen.update({"from": trade["from"], "to": trade["to"]})
-        trade["why"] = deal_refusal(internal, chosen) if trade["to"] else None
-    elif name == "board":
-        context["board"] = board_picture.phone(state)
-    elif name == "history":
-        context["turns"] = moment.history_groups(store.events(game_id), context["names"])
-        context["spaces"] = presenters.space_names()
+    SCREENS[name][1](context, store, internal, args, pid)
     return context
+
+
+def _sheet_context(context: dict, store, internal: dict, args, pid: str) -> None:
+    if pid not in context["names"]:
+        abort(404)
+    context["sheet"] = presenters.sheet(internal, pid, context["may"])
+
+
+def _trade_context(context: dict, store, internal: dict, args, pid: str) -> None:
+    trade = context["trade"] = trade_view(internal, args)
+    chosen = MultiDict(args)
+    chosen.update({"from": trade["from"], "to": trade["to"]})
+    trade["why"] = deal_refusal(internal, chosen) if trade["to"] else None
+
+
+def _board_context(context: dict, store, internal: dict, args, pid: str) -> None:
+    context["board"] = board_picture.phone(context["state"])
+
+
+def _history_context(context: dict, store, internal: dict, args, pid: str) -> None:
+    context["turns"] = presenters.history_groups(store.events(context["game_id"]), context["names"])
+    context["spaces"] = presenters.space_names()
 
 
 def _confirm(step: str | None) -> str | None:
@@ -152,7 +173,8 @@ def pad_key(state: dict) -> str:
     return f"roll:{state['turn']['player']}"
 
 
-def _table_context(context: dict, store, internal: dict, state: dict, args) -> None:
+def _table_context(context: dict, store, internal: dict, args, pid: str) -> None:
+    state = context["state"]
     d1 = args.get("d1") if args.get("d1") in {"1", "2", "3", "4", "5", "6"} else None
     if d1 and args.get("pad", pad_key(state)) != pad_key(state):
         d1 = None  # the roll it belonged to is over
@@ -165,9 +187,9 @@ def _table_context(context: dict, store, internal: dict, state: dict, args) -> N
         d1=d1,
         pad=pad_key(state),
         join_players=store.players(context["game_id"]),
-        final_claims=moment.final_claims_wait(state),
-        shortage=moment.building_shortage(internal) if state["status"] == "playing" else [],
-        stood=moment.standings(state) if state["status"] == "unfinished" else [],
+        final_claims=presenters.final_claims_wait(state),
+        shortage=presenters.building_shortage(internal) if state["status"] == "playing" else [],
+        stood=presenters.standings(state) if state["status"] == "unfinished" else [],
     )
     latest = store.latest_events(context["game_id"])
     context["seating"] = seating.section(internal, latest, context["confirm"])
@@ -180,19 +202,31 @@ def _table_context(context: dict, store, internal: dict, state: dict, args) -> N
         context["auction_price"] = DEEDS[item].price if item in DEEDS else None
         context["bidders"] = choices.bidders(internal, may)
         context["placements"] = presenters.placements(internal, may)
-        context["queue_text"] = moment.auction_queue_text(state)
+        context["queue_text"] = presenters.auction_queue_text(state)
     if pending["card"]:
         deck = pending["card"]["deck"]
         held = card_holder(internal, deck) is not None
-        context["card_groups"] = moment.card_groups(internal, deck, held, may)
+        context["card_groups"] = presenters.card_groups(internal, deck, held, may)
         context["deck_name"] = DECK_NAMES[deck]
     if pending["dice"]:
         context["utility_name"] = DEEDS[pending["dice"]["property"]].name
     if pending["debt"]:
-        context["bankruptcy"] = moment.bankruptcy_preview(internal)
+        context["bankruptcy"] = presenters.bankruptcy_preview(internal)
     context["offer_texts"] = {
         o["id"]: offer_sentence(internal, o) for o in pending.get("trade_offers") or []
     }
+
+
+# Each screen of a game's Banker pages, in one place: its route, and what its template reads
+# besides what every screen reads (_context). A request names one as "table", "board", …, or
+# "player:<id>" (_screen).
+SCREENS = {
+    "table": ("table.game", _table_context),
+    "player": ("table.sheet", _sheet_context),
+    "trade": ("table.trade", _trade_context),
+    "board": ("table.board", _board_context),
+    "history": ("table.history", _history_context),
+}
 
 
 def _show(game_id: str, screen: str):
@@ -263,9 +297,7 @@ def poll(game_id: str, state: dict):
     The refresh keeps what this phone is in the middle of: a first die tapped on the pad
     (?d1=&pad=, sent by the pad) and an open confirmation (?confirm=).
     """
-    screen = request.args.get("screen", "table")
-    if screen.partition(":")[0] not in SCREENS:
-        screen = "table"
+    screen = _screen(request.args.get("screen"), state)
     # The table also follows which phones follow the game (players: phones_following).
     following = ".".join(sorted(phones_following(game_id)))
     if request.args.get("v") == str(state["version"]) and (
@@ -306,27 +338,25 @@ def _conflict_text(game_id: str) -> str:
 def act(game_id: str, state: dict):
     """Record one command from a form; answer the screen (htmx) or a 303 back to it."""
     form = request.form
-    screen = form.get("back", "table")
-    name, _, pid = screen.partition(":")
-    if name not in SCREENS or (name == "player" and pid not in player_names(state)):
-        screen = "table"
+    screen = _screen(form.get("back"), state)
     at = form.get("at", "")
     flash, status, said = None, 200, ""
     try:
         command = forms.command_from(form)
-        answer = get_store().execute(
-            game_id,
+        answer = send(
+            get_store(),
+            _banker(game_id),
             command,
-            idempotency_key=forms.idempotency_key(form),
+            key=forms.idempotency_key(form),
             expected_version=forms.expected_version(form),
-            seat="banker",
         )
         said = " ".join(e["text"] for e in answer.body["events"])
     except VersionConflict:
         flash, status = {"text": _conflict_text(game_id), "at": "", "kind": "conflict"}, 409
-    except (DomainError, forms.FormError, DiskFull, KeyReused) as e:
+    except (DomainError, forms.FormError, DiskFull, KeyReused, ApiError) as e:
         # The core's sentence (BadCommand too), a form not read, a full disk (nothing
-        # recorded, the game goes on): each a Refusal with its status.
+        # recorded, the game goes on), the seat moved meanwhile: each a Refusal with its
+        # status.
         kept = Kept.of_form(at, form).as_json()
         flash, status = {"text": e.message, "at": at, "kind": "refused", "kept": kept}, e.status
     args = _args_after(form, screen, flash)
@@ -349,6 +379,13 @@ def act(game_id: str, state: dict):
             samesite="Strict",
         )
     return response
+
+
+def _banker(game_id: str) -> Sender:
+    """The Banker, by the token of the pages' cookie (banker_page found it). The pages' keys
+    are the Banker's seat's (scope ""), as they were stored before keys had scopes."""
+    token, _ = banker_token_given(game_id, COOKIE)
+    return Sender(game_id, "banker", token, scope="", replaced=MOVED)
 
 
 def _args_after(form, screen: str, flash: dict | None) -> MultiDict:

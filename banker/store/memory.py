@@ -9,7 +9,7 @@ from collections.abc import Callable
 from banker.store import log
 
 
-class KeptGame:
+class GameInMemory:
     """What the store keeps in memory about one game. Its state may be forgotten while the game
     is idle (Games.KEEP_STATES) and is then read back from the database on its next use."""
 
@@ -24,7 +24,7 @@ class KeptGame:
         self.rounds = rounds or log.RoundTracker()
         self.load: Callable[[], dict] | None = load
         # Told (under self.lock) when a forgotten state was read back: the store counts it.
-        self.loaded: Callable[[KeptGame], None] | None = loaded
+        self.loaded: Callable[[GameInMemory], None] | None = loaded
         self.used = 0
         # The version of the state the row's `undo_base` holds (log.undo_base), or None.
         self.base_version: int | None = base_version
