@@ -161,16 +161,25 @@ def test_the_same_change_in_a_file_of_this_release_is_refused_as_changed_and_not
 
 
 def test_an_earlier_releases_command_these_rules_refuse_resumes_as_recorded_and_says_which(
-    client, new_game
+    client, new_game, store
 ):
-    doc = as_saved_by_0_1_0(snapshot_of(played(new_game)))
-    doc["commands"][1]["command"]["dice"] = [1, 1]  # doubles: the buy then comes on another space
-    doc["commands"][2]["command"] = {"type": "bid", "player": "p1", "amount": 5}
+    g = played(new_game)
+    g.do({"type": "roll", "player": "p2", "dice": [1, 3]})  # Income Tax
+    g.do({"type": "roll", "player": "p1", "dice": [2, 3]})
+    doc = as_saved_by_0_1_0(snapshot_of(g))
+    doc["commands"][2]["command"] = {"type": "bid", "player": "p1", "amount": 5}  # for the buy
     r = client.post("/api/v1/games/import", json=doc)
     assert r.status_code == 201, r.get_json()
     (said,) = r.get_json()["events"]
     assert said["type"] == "resumed_as_recorded"
     assert "release's: command 3 of the log (bid) is refused by the rules: " in said["text"]
+    # The commands after it were not replayed: their events are kept without data, and the
+    # story of the game, which reads that data, leaves them out.
+    game_id, token = r.get_json()["game_id"], r.get_json()["banker_token"]
+    assert client.get(f"/games/{game_id}?token={token}").status_code == 303  # the cookie
+    assert client.get(f"/games/{game_id}/story").status_code == 200
+    told = store.story_events(game_id)
+    assert told and all("player" in e for e in told if e["type"] == "rolled")
     assert said["text"].endswith(". It resumes exactly as recorded, and this release's rules "
                                  "apply from here on.")  # fmt: skip
 
