@@ -26,6 +26,7 @@ APP_FACTORY = ("banker.web.app", "create_app")
 LATE_IMPORTS = {
     "banker.__main__": "every command",
     "banker.cli.games": "every command",
+    "banker.cli.error_pages": "error_pages",
 }
 
 
