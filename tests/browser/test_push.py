@@ -213,3 +213,17 @@ def test_a_change_pushed_to_each_page_looks_as_the_page_loaded_afresh(
         assert fresh == pushed[name], name
         both_schemes(page, f"push-{name}-fresh", full_page=name != "display")
     big.close()
+
+
+def test_an_open_confirmation_stays_open_when_a_change_is_pushed(live_server, new_api_game, phone):
+    game = new_api_game(["Ann", "Bob"])
+    played(live_server, game).do({"type": "start", "first": "p1"})
+    page = phone.new_page()
+    page.goto(game["banker_url"])
+    page.locator(LIVE).wait_for(state="attached", timeout=5000)
+    page.locator("#more > summary").tap()
+    page.get_by_role("link", name="Stop the game (unfinished)").tap()
+    expect(page.locator("#stop-h")).to_be_visible()
+    pay(live_server, game, 33)  # another phone meanwhile: the screen asks with its confirmation
+    expect(page.locator("#screen")).to_contain_text("1,533", timeout=3000)
+    expect(page.locator("#stop-h")).to_be_visible()
