@@ -177,6 +177,10 @@ def test_the_setup_steps_name_the_systems_python_runuser_and_make_the_log_folder
     version = subprocess.run(["/usr/bin/python3", "-c", new_enough], capture_output=True, text=True)
     assert version.stdout.strip() == "True"  # the Python named is one banker runs on
     assert shutil.which("runuser"), "runuser (util-linux) is what the docs use"
+    # the backups: banker's own crontab, into a folder of banker's (as root they would be
+    # root's; as banker into /var/backups itself, refused)
+    assert "crontab -u banker -e" in HOSTING
+    assert "install -d -o banker -g banker -m 700 /var/backups/banker" in HOSTING
     assert "sudo -u banker" not in HOSTING.replace("`sudo -u banker` does the same", "")
     for block in blocks("sh"):
         assert subprocess.run(["bash", "-n"], input=block, text=True).returncode == 0, block
