@@ -40,6 +40,9 @@ def pytest_cmdline_main(config):
         and not hasattr(config, "workerinput")
     ):
         config.option.numprocesses = "auto"
+        # A file's tests on one worker: a module's fixtures (a 5,000-event snapshot) are made once.
+        if config.option.dist == "no":
+            config.option.dist = "loadfile"
 
 
 @pytest.fixture
