@@ -14,11 +14,14 @@ streams).
 
 from __future__ import annotations
 
+import asyncio
 import fcntl
 import logging
 import os
 import resource
 import socket
+import time
+from email.utils import formatdate
 from pathlib import Path
 
 import uvicorn
@@ -42,8 +45,9 @@ class Server:
         self.site = Site(app, threads=settings.threads, limits=settings)
         self.socket = _bind(settings.host, settings.port)
         self.effective_port = self.socket.getsockname()[1]
+        dated = _Dated(self.site)
         config = uvicorn.Config(
-            self.site,
+            dated,
             http=Connection,
             lifespan="on",
             loop="auto",  # uvloop when installed (a dependency on Linux and macOS)
@@ -59,7 +63,7 @@ class Server:
         )
         config.banker_limits = self.limits
         config.banker_site = self.site
-        self.uvicorn = _Uvicorn(config, self.site)
+        self.uvicorn = dated.server = _Uvicorn(config, self.site)
         # uvicorn says "started", "shutting down"… at INFO: banker serve prints its own lines.
         logging.getLogger("uvicorn.error").setLevel(logging.WARNING)
 
@@ -73,15 +77,76 @@ class Server:
 
 
 class _Uvicorn(uvicorn.Server):
-    """uvicorn's Server, ending the push streams first when it shuts down."""
+    """uvicorn's Server, ending the push streams first when it shuts down, and idle while
+    nothing happens (issue 35): uvicorn ticks ten times a second (to stop when asked, and to
+    keep its Date header current), which was most of an idle server's CPU (1.5 ms a second).
+    Here its loop wakes only when it is asked to stop (a signal, close() from another thread),
+    and the Date header is brought up to date as each request arrives (`_Dated`)."""
 
     def __init__(self, config, site):
+        self._stop = None  # (loop, future) main_loop waits on
         super().__init__(config)
         self.site = site
+        self.second = 0  # of the Date header now said
 
-    async def shutdown(self, sockets=None):
-        self.site.hub.close()
-        await super().shutdown(sockets)
+    @property
+    def should_exit(self) -> bool:
+        return self._should_exit
+
+    @should_exit.setter
+    def should_exit(self, value: bool) -> None:
+        # Set by a signal's handler, by close() from another thread, or by uvicorn itself.
+        self._should_exit = value
+        if value and self._stop is not None:
+            loop, future = self._stop
+            try:
+                loop.call_soon_threadsafe(_wake, future)
+            except RuntimeError:  # the loop closed
+                pass
+
+    async def main_loop(self) -> None:
+        """uvicorn's loop of ticks (on_tick: the Date header, whether to stop), woken only to
+        stop."""
+        loop = asyncio.get_running_loop()
+        should_exit = await self.on_tick(0)
+        while not should_exit:
+            future = loop.create_future()
+            self._stop = (loop, future)
+            if self._should_exit:
+                break
+            await future
+            should_exit = await self.on_tick(10)
+        self._stop = None
+
+    def date_now(self) -> None:
+        """The Date header of the answers made from now on: this second (changed in place:
+        a request's answer reads uvicorn's default headers when it starts)."""
+        now = int(time.time())
+        if now != self.second:
+            self.second = now
+            headers = self.server_state.default_headers
+            said = formatdate(now, usegmt=True).encode()
+            for i, (name, _) in enumerate(headers):
+                if name == b"date":
+                    headers[i] = (b"date", said)
+
+
+class _Dated:
+    """ASGI: the Date header brought up to date as each request comes in (see _Uvicorn)."""
+
+    def __init__(self, app):
+        self.app = app
+        self.server: _Uvicorn | None = None
+
+    async def __call__(self, scope, receive, send):
+        if self.server is not None and scope["type"] == "http":
+            self.server.date_now()
+        await self.app(scope, receive, send)
+
+
+def _wake(future) -> None:
+    if not future.done():
+        future.set_result(None)
 
 
 def _bind(host: str, port: int) -> socket.socket:

@@ -20,9 +20,12 @@ are asyncio connections of one client process (uvloop when installed), on the sa
    shared machine's load is in every latency here. `--tmpfs` puts the database on /dev/shm
    (each commit's sync to the disk aside) to tell the disk's part from the rest.
 
-A device here stops at the event: a real page then asks for its fresh fragment (2-3 ms of the
-server's CPU each, rendered by Flask: see docs/scaling.md for what that means per process, and
-bench.push_browser for the whole path in Chromium). Bounded: it stops by itself.
+Each device asks for its page's view in its stream, as a live page does (`?as=`: the Banker's
+table, a player's view, the big screen): every change is rendered by the server once per
+audience and delivered to each device as the HTML its page swaps in (an `event: swap`
+message); a device counts a change delivered when that message, whole, has arrived. `--events`
+instead opens the streams without a view (only the version is told, as a story page's): the
+event alone, the figure before issue 35. Bounded: it stops by itself.
 """
 
 from __future__ import annotations
@@ -41,7 +44,6 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from bench.idle_polling import cpu_seconds  # noqa: E402
 from tests.serving import serving  # noqa: E402
 
 COMMAND = json.dumps({"type": "adjust", "player": "p1", "amount": 1, "reason": "bench"}).encode()
@@ -50,35 +52,42 @@ _VERSION = re.compile(rb'^\{"version":(\d+)')
 
 
 class Device:
-    """One page's push stream: the times each version's event arrived."""
+    """One page's push stream: the times each version's message arrived whole (its view, when
+    the device asks for one), and how many of them carried a rendered view."""
 
-    __slots__ = ("path", "cookie", "seen", "reader", "writer", "ok")
+    __slots__ = ("path", "cookie", "view", "seen", "rendered", "reader", "writer", "ok")
 
-    def __init__(self, path: str, cookie: str = ""):
-        self.path, self.cookie = path, cookie
+    def __init__(self, path: str, cookie: str = "", view: str = ""):
+        self.path, self.cookie, self.view = path, cookie, view
         self.seen: dict[int, float] = {}
+        self.rendered = 0
         self.reader = self.writer = None
         self.ok = False
 
     async def open(self, port: int) -> None:
         self.reader, self.writer = await asyncio.open_connection("127.0.0.1", port)
         cookie = f"Cookie: {self.cookie}\r\n" if self.cookie else ""
+        view = f"&as={self.view}" if self.view else ""
         self.writer.write(
-            f"GET {self.path}?v=1 HTTP/1.1\r\nHost: bench\r\nAccept: text/event-stream\r\n"
-            f"{cookie}\r\n".encode()
+            f"GET {self.path}?v=1{view} HTTP/1.1\r\nHost: bench\r\n"
+            f"Accept: text/event-stream\r\n{cookie}\r\n".encode()
         )
         head = await self.reader.readuntil(b"\r\n\r\n")
         self.ok = head.startswith(b"HTTP/1.1 200")
 
     async def listen(self) -> None:
+        buffer = b""
         try:
             while True:
-                data = await self.reader.read(4096)
+                data = await self.reader.read(65536)
                 if not data:
                     return
                 now = time.perf_counter()
-                for m in _ID.finditer(data):
+                buffer += data
+                whole, _, buffer = buffer.rpartition(b"\n\n")  # messages arrived whole
+                for m in _ID.finditer(whole):
                     self.seen.setdefault(int(m.group(1)), now)
+                self.rendered += whole.count(b"\nevent: swap\n")
         except (ConnectionError, asyncio.CancelledError):
             return
 
@@ -110,6 +119,10 @@ class Commander:
                 f"Content-Type: application/json\r\nContent-Length: {len(COMMAND)}\r\n\r\n"
             ).encode() + COMMAND
             t0 = time.perf_counter()
+            if reader.at_eof():  # closed by the server while idle (few tables): a new one
+                writer.close()
+                reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
+                t0 = time.perf_counter()
             writer.write(request)
             head = await reader.readuntil(b"\r\n\r\n")
             length = int(re.search(rb"(?i)content-length: (\d+)", head).group(1))
@@ -122,6 +135,19 @@ class Commander:
             self.sent.append((game["game_id"], int(found.group(1)), t0))
         finally:
             self.free.put_nowait((reader, writer))
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time all the process's threads have used so far, in nanoseconds' resolution
+    (/proc/<pid>/task/*/schedstat; /proc/<pid>/stat counts 10 ms ticks: too coarse for an idle
+    server)."""
+    total = 0
+    for path in Path(f"/proc/{pid}/task").glob("*/schedstat"):
+        try:
+            total += int(path.read_text().split()[0])
+        except (OSError, ValueError, IndexError):  # a thread that ended meanwhile
+            pass
+    return total / 1e9
 
 
 def pressure() -> dict[str, float]:
@@ -158,16 +184,21 @@ def make_tables(port: int, tables: int) -> list[dict]:
     return games
 
 
-def devices_of(game: dict) -> list[Device]:
+def devices_of(game: dict, views: bool = True) -> list[Device]:
+    """The six pages of a table: the Banker's, four players', the big screen's; each asks for
+    its view in the stream (`views`), else for the version only."""
     gid = game["game_id"]
-    out = [Device(f"/games/{gid}/events", f"banker_{gid}={game['banker_token']}")]
-    out += [Device(f"/join/{p['token']}/events") for p in game["players"]]
-    out.append(Device("/display/" + game["display_url"].rsplit("/", 1)[1] + "/events"))
+    table, view, screen = ("table", "view", "screen") if views else ("", "", "")
+    out = [Device(f"/games/{gid}/events", f"banker_{gid}={game['banker_token']}", table)]
+    out += [Device(f"/join/{p['token']}/events", "", view) for p in game["players"]]
+    out.append(Device("/display/" + game["display_url"].rsplit("/", 1)[1] + "/events", "",
+                      screen))  # fmt: skip
     return out
 
 
-async def run(port: int, pid: int, games: list[dict], idle: float, seconds: float) -> dict:
-    devices = {g["game_id"]: devices_of(g) for g in games}
+async def run(port: int, pid: int, games: list[dict], idle: float, seconds: float,
+              views: bool = True) -> dict:  # fmt: skip
+    devices = {g["game_id"]: devices_of(g, views) for g in games}
     every = [d for ds in devices.values() for d in ds]
     t0 = time.perf_counter()
     for i in range(0, len(every), 400):  # in batches: the listening socket's backlog
@@ -213,7 +244,8 @@ async def run(port: int, pid: int, games: list[dict], idle: float, seconds: floa
         "devices": len(every), "refused": sum(not d.ok for d in every), "opened": opened,
         "idle_cpu": idle_cpu, "idle_wall": idle_wall, "load_cpu": load_cpu,
         "load_wall": load_wall, "commands": sorted(commander.times), "errors": commander.errors,
-        "delays": sorted(delays), "missed": missed, "stalls": stalls,
+        "delays": sorted(delays), "missed": missed, "stalls": stalls, "views": views,
+        "rendered": sum(d.rendered for d in every),
         "loadavg": os.getloadavg(),
     }  # fmt: skip
 
@@ -230,7 +262,7 @@ def rss_mb(pid: int) -> float:
 
 
 def measure(tables: int = 1000, idle: float = 30.0, seconds: float = 60.0,
-            tmpfs: bool = False, code: Path | None = None) -> dict:  # fmt: skip
+            tmpfs: bool = False, code: Path | None = None, views: bool = True) -> dict:  # fmt: skip
     """The whole run on a fresh server: run()'s figures, plus the server's memory. `tmpfs`:
     the database on /dev/shm; `code`: the checkout of banker to serve (an older one: before)."""
     from banker.serving import raise_file_limit
@@ -254,7 +286,7 @@ def measure(tables: int = 1000, idle: float = 30.0, seconds: float = 60.0,
         games = make_tables(port, tables)
         loop = loop_factory()
         try:
-            result = loop.run_until_complete(run(port, pid, games, idle, seconds))
+            result = loop.run_until_complete(run(port, pid, games, idle, seconds, views))
         finally:
             loop.close()
         result["rss_mb"] = rss_mb(pid)
@@ -277,11 +309,15 @@ def rows(r: dict) -> list[tuple[str, str, str, bool | None]]:
         (f"{n:,} tables, a command each every 10 s: command p95", "<= 20 ms",
          f"{1000 * cmd95:.1f} ms (p50 {1000 * pct(r['commands'], 0.5):.1f} ms, "
          f"{len(r['commands']):,} commands, {r['errors']} refused)", cmd95 <= 0.020),
-        ("  every change to every device, p95", "<= 250 ms",
+        ("  every change rendered, on every device, p95" if r.get("views") else
+         "  every change's event to every device, p95", "<= 250 ms",
          f"{1000 * got95:.0f} ms (p50 {1000 * pct(r['delays'], 0.5):.0f} ms, max "
-         f"{1000 * (r['delays'] or [float('nan')])[-1]:.0f} ms; {len(r['delays']):,} deliveries, "
+         f"{1000 * (r['delays'] or [float('nan')])[-1]:.0f} ms; {len(r['delays']):,} deliveries"
+         f"{', %s views rendered' % format(r['rendered'], ',') if r.get('views') else ''}, "
          f"{r['missed']} missed; server CPU {100 * r['load_cpu'] / r['load_wall']:.0f}% of a "
          "core)", got95 <= 0.250 and r["missed"] == 0),
+        ("  server CPU per change (its command, six views rendered and sent)", "",
+         f"{1000 * r['load_cpu'] / max(1, len(r['commands'])):.2f} ms", None),
         ("  the machine meanwhile", "", machine(r), None),
     ]  # fmt: skip
 
@@ -306,8 +342,11 @@ def main(argv=None) -> int:
     ap.add_argument("--seconds", type=float, default=60.0, help="seconds of the load phase")
     ap.add_argument("--tmpfs", action="store_true", help="the database on /dev/shm (no disk)")
     ap.add_argument("--code", type=Path, default=None, help="the banker checkout to serve")
+    ap.add_argument("--events", action="store_true",
+                    help="the streams without a view: the version's event only")  # fmt: skip
     args = ap.parse_args(argv)
-    found = measure(args.tables, args.idle, args.seconds, args.tmpfs, args.code)
+    found = measure(args.tables, args.idle, args.seconds, args.tmpfs, args.code,
+                    not args.events)  # fmt: skip
     print(f"{os.cpu_count()} cores shared by the server and the devices; {load_average()}")
     show(rows(found))
     return 0

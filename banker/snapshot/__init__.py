@@ -34,20 +34,18 @@ import time
 from dataclasses import dataclass
 
 from banker import __version__, rules
-from banker.snapshot import releases
+from banker.snapshot import compare, releases
 from banker.snapshot.checks import (
     SnapshotError as SnapshotError,  # banker.snapshot.SnapshotError, as before
 )
 from banker.snapshot.checks import (
     _depth,
-    _first_difference,
     _is_int,
     _malformed,
     _object,
     _refused,
     _string,
     _time,
-    _upgraded,
     _whole,
     _with_game_id,
 )
@@ -73,9 +71,6 @@ _MAX_TEXT = 2000
 # has about 2,100 commands and 1 MB; a 5 MB file of a real game, about 10,500 commands.
 MAX_COMMANDS = 12_000
 MAX_EVENTS = 30_000
-# A real table rolls every few commands: a longer run between two rolls is not a real game (each
-# such command keeps its entry in the undo history, a few hundred bytes of changes).
-MAX_RUN_WITHOUT_ROLL = 200
 MAX_REPLAY_SECONDS = 8.0  # CPU seconds of this thread, replay and checks together
 
 
@@ -90,6 +85,8 @@ class Checked:
     events_at: dict[int, str]  # seq -> the recorded time of that event
     undone: set[int]  # the seqs of the events taken back by an undo
     state: dict  # the internal state at the end, with the new game id
+    notes: list[dict]  # [{"type", "text"}]: what the import answer says of how it resumed
+    release: str  # the release that saved the file
 
 
 def build(
@@ -156,20 +153,23 @@ def _json(value):
 def check(doc: dict, new_game_id: str) -> Checked:
     """Check a snapshot to the last field and replay it for a game called `new_game_id`.
 
-    Raises SnapshotError: 400 when the document is not a well-formed snapshot, 422 when its
-    game or one of its commands is refused by the rules, or its log does not reproduce its
-    recorded events and state exactly.
+    The log is checked by what its commands do, never by the words of its events: the state
+    they replay to must be the recorded game (banker.snapshot.compare). Raises SnapshotError:
+    400 when the document is not a well-formed snapshot; 422 when its game is refused by the
+    rules, its log does not hold together, or a file of this release does not replay to its
+    recorded state (a file of an earlier release then resumes as recorded, and says so in
+    `Checked.notes`); 422 snapshot_too_new for a newer release's file this one cannot read.
     """
     release = _check_header(doc)
     try:
-        return _check_body(doc, new_game_id)
+        return _check_body(doc, new_game_id, release)
     except SnapshotError as e:
         if releases.is_newer(release):  # a later release's file this one cannot read
             raise releases.too_new(release, e.message) from None
         raise
 
 
-def _check_body(doc: dict, new_game_id: str) -> Checked:
+def _check_body(doc: dict, new_game_id: str, release: str) -> Checked:
     old_id, edition, names, options = _check_game(doc["game"])
     commands, events = doc["commands"], doc["events"]
     _check_commands(commands)
@@ -177,24 +177,65 @@ def _check_body(doc: dict, new_game_id: str) -> Checked:
     recorded = _check_recorded_state(doc["state"], old_id, len(commands))
     _check_sequence(commands, events, recorded)
     state = _new_state(new_game_id, edition, names, options)
-    replayed, undone, state = _bounded_replay(state, commands, events)
-    # And the state they lead to must be the recorded one, to the last internal field.
-    where = _first_difference(_upgraded(_with_game_id(recorded, old_id, new_game_id)), _json(state))
-    if where:
-        raise _refused(
-            "The file was changed or damaged after it was saved: its recorded state is not "
-            f"what its commands replay to; they differ at {where}.",
-            "state_mismatch",
-        )
+    replayed, state, refused = _bounded_replay(state, commands)
+    recorded = compare.upgraded(_with_game_id(recorded, old_id, new_game_id))
+    recorded["_seq"] = len(events)  # as _check_sequence found it (a copy: upgraded's or ours)
+    state = _json(state)
+    where = None if refused else compare.difference(recorded, state)
+    notes = []
+    if refused or where:
+        if not releases.is_older(release):  # this release's own rules: the file was changed
+            raise _changed(refused, where)
+        notes.append(_resumed_as_recorded(release, refused, where))
+        resumed = _as_recorded(recorded, state)
+    else:
+        resumed = compare.in_this_release(recorded, state)
+    _check_undone(replayed, events)
     return Checked(
         edition=edition,
         names=names,
         options=options,
-        commands=replayed,
+        commands=_with_recorded_events(replayed, events),
         events_at={e["seq"]: e["at"] for e in events},
-        undone=undone,
-        state=_json(state),
+        undone={e["seq"] for e in events if e["undone"]},
+        state=resumed,
+        notes=notes,
+        release=release,
     )
+
+
+def _changed(refused: str | None, where: str | None) -> SnapshotError:
+    """The refusal of a file of this release whose log does not lead to its recorded state."""
+    if refused:
+        return _refused(f"{refused[0].upper()}{refused[1:].rstrip('.')}.", "log_refused")
+    return _refused(
+        "The file was changed or damaged after it was saved: its recorded state is not what "
+        f"its commands replay to; they differ at {where}.",
+        "state_mismatch",
+    )
+
+
+def _resumed_as_recorded(release: str, refused: str | None, where: str | None) -> dict:
+    """The event an import answers with when an earlier release's rules led elsewhere."""
+    why = refused or f"its commands lead elsewhere under this release's rules (at {where})"
+    return {
+        "type": "resumed_as_recorded",
+        "text": f"This game was saved by banker {release}, whose rules differ from this "
+        f"release's ({why}): it resumes exactly as recorded, and this release's rules apply "
+        "from here on.",
+    }
+
+
+def _as_recorded(recorded: dict, replayed: dict) -> dict:
+    """The recorded state, resumed as it is; refused unless these rules can play on from it."""
+    where = compare.same_shape(recorded, replayed)
+    if where:
+        raise _refused(
+            "The file was changed or damaged after it was saved: its recorded state is not one "
+            f"banker keeps (at {where}).",
+            "state_mismatch",
+        )
+    return compare.with_private_words(recorded, replayed)
 
 
 def _check_header(doc) -> str:
@@ -326,8 +367,8 @@ def _check_counts(doc: dict) -> None:
 def _check_sequence(commands: list, events: list, recorded: dict) -> None:
     """Commands, events and state must agree with each other before any replay: every command
     makes at least one event, events count seq 1, 2, 3… in the order of their commands, the
-    state's event counter is the last seq, and no run of commands without a roll is longer
-    than a table ever plays (each one keeps an entry in the undo history)."""
+    state's event counter is the last seq. (A run of commands between two rolls may be as long
+    as a table plays it: 205 raises of 1 in one auction are a game's, so no limit of its own.)"""
     if len(events) < len(commands):
         raise _refused(
             f"The snapshot records {len(events):,} events for {len(commands):,} commands, but "
@@ -355,39 +396,16 @@ def _check_sequence(commands: list, events: list, recorded: dict) -> None:
         raise _refused(
             f"state._seq must be {len(events)}, the number of events in the log.", "log_mismatch"
         )
-    run = 0
-    for i, entry in enumerate(commands):
-        run = 0 if entry["command"].get("type") == "roll" else run + 1
-        if run > MAX_RUN_WITHOUT_ROLL:
-            raise _refused(
-                f"Commands {i + 2 - run} to {i + 1} of the log are {run:,} in a row without a "
-                f"roll; a real game never has more than {MAX_RUN_WITHOUT_ROLL:,}.",
-                "snapshot_too_long",
-            )
 
 
-def _as_recorded(state: dict, command: dict, recorded: list[dict]) -> tuple[dict, list[dict]]:
-    """rules.apply as the log recorded it. A snapshot does not say who sent a command; only
-    its words depend on that (rules.apply's seat: an offer withdrawn by its maker, declined by
-    anyone else), so the maker's words are tried where the others' are not the ones recorded."""
-    new, made = rules.apply(state, command)
-    if command.get("type") == "decline_trade" and made and recorded:
-        if made[0]["text"] != recorded[0].get("text"):
-            offers = state["pending"]["trade_offers"]
-            offer = next((o for o in offers if o["id"] == command.get("offer")), None)
-            if offer is not None:
-                new, made = rules.apply(state, command, offer["from"])
-    return new, made
-
-
-def _bounded_replay(state: dict, commands: list, events: list) -> tuple[list[dict], set[int], dict]:
-    """Replay the log through the core, comparing each command's events with the recorded ones
-    as it goes (a forged log stops at its first forged command) within MAX_REPLAY_SECONDS of
-    CPU. Returns [{"version", "at", "command", "events", "story"}] ("story": the players and
-    deeds after a command that a roll follows, which the story of the game reads; else None),
-    the undone seqs and the last state."""
+def _bounded_replay(state: dict, commands: list) -> tuple[list[dict], dict, str | None]:
+    """Replay the log through the core within MAX_REPLAY_SECONDS of CPU. Returns, for every
+    command, {"version", "at", "command", "events": what these rules made of it, "story": the
+    players and deeds after a command that a roll follows (which the story of the game reads),
+    else None}; the last state; and, when these rules refuse a command, why (the commands after
+    it are not replayed: their events [] and story None)."""
     started = time.thread_time()
-    replayed, undone, at = [], set(), 0
+    replayed, refused = [], None
     for i, entry in enumerate(commands):
         if i % 16 == 0:
             time.sleep(0)  # let the table's requests have the interpreter between commands
@@ -397,47 +415,55 @@ def _bounded_replay(state: dict, commands: list, events: list) -> tuple[list[dic
                 f"command {i + 1}; a real game replays in about one. Nothing was resumed.",
                 "snapshot_too_costly",
             )
-        try:
-            state, made = _as_recorded(state, entry["command"], events[at : at + 1])
-        except rules.DomainError as e:  # BadCommand too
-            kind = str(entry["command"].get("type"))[:40]
-            raise _refused(
-                f"Command {i + 1} of the log ({kind}) is refused by the rules: {e.message}",
-                "log_refused",
-            ) from None
-        for e in made:
-            if at >= len(events):
-                raise _refused(
-                    f"The log's commands make more events than the {len(events)} it records.",
-                    "log_mismatch",
-                )
-            r = events[at]
-            if (r["seq"], r["version"], r["type"], r["text"]) != (
-                e["seq"],
-                i + 1,
-                e["type"],
-                e["text"],
-            ):
-                raise _refused(
-                    f"events[{at}] is not what command {i + 1} makes: the rules say {e['text']!r}.",
-                    "log_mismatch",
-                )
-            at += 1
-            if e["type"] == "undone":
-                undone.update(e.get("undid", []))
+        made = []
+        if refused is None:
+            try:
+                state, made = rules.apply(state, entry["command"])
+            except rules.DomainError as e:  # BadCommand too
+                kind = str(entry["command"].get("type"))[:40]
+                refused = f"command {i + 1} of the log ({kind}) is refused by the rules: "
+                refused += e.message
         next_is_roll = i + 1 < len(commands) and commands[i + 1]["command"].get("type") == "roll"
-        replayed.append({**entry, "events": made, "story": _story(state) if next_is_roll else None})
-    if at != len(events):
-        raise _refused(
-            f"The log's commands make {at} events, but the snapshot records {len(events)}.",
-            "log_mismatch",
-        )
+        story = _story(state) if next_is_roll and refused is None else None
+        replayed.append({**entry, "events": made, "story": story})
+    return replayed, state, refused
+
+
+def _check_undone(replayed: list[dict], events: list[dict]) -> None:
+    """Where these rules made as many events as the file records for every command (so their
+    seqs are the file's), the events marked undone must be those its undos took back: an
+    event struck out of the history that no undo took back is a changed file."""
+    made = [e for c in replayed for e in c["events"]]
+    if len(made) != len(events) or any(not c["events"] for c in replayed):
+        return  # an earlier release numbered its events otherwise: its marks stand
+    undone = {seq for e in made if e["type"] == "undone" for seq in e.get("undid", ())}
     for i, e in enumerate(events):
         if e["undone"] != (e["seq"] in undone):
             raise _refused(
-                f"events[{i}].undone must be {str(e['seq'] in undone).lower()}.", "log_mismatch"
+                f"events[{i}].undone must be {str(e['seq'] in undone).lower()}: the log's undos "
+                "take back other events.",
+                "log_mismatch",
             )
-    return replayed, undone, state
+
+
+def _with_recorded_events(replayed: list[dict], events: list[dict]) -> list[dict]:
+    """Each command with its recorded events (their seqs, types and words, as the resumed
+    history keeps them), each with the data of the event these rules made in its place (the
+    same type at the same place among its command's events; else none)."""
+    by_version: dict[int, list[dict]] = {}
+    for e in events:
+        by_version.setdefault(e["version"], []).append(e)
+    out = []
+    for c in replayed:
+        made, merged = c["events"], []
+        for j, r in enumerate(by_version.get(c["version"], [])):
+            m = made[j] if j < len(made) and made[j]["type"] == r["type"] else {}
+            data = {k: v for k, v in m.items() if k not in ("seq", "type", "text")}
+            if m.get("seq") != r["seq"]:
+                data.pop("undid", None)  # seqs of these rules' numbering, not the file's
+            merged.append({**data, "seq": r["seq"], "type": r["type"], "text": r["text"]})
+        out.append({**c, "events": merged})
+    return out
 
 
 def _story(state: dict) -> dict:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 from datetime import datetime
 
-from banker import rules
 from banker.rules.errors import Refusal
 
 _MAX_TIME = 40
@@ -117,12 +116,3 @@ def _with_game_id(value, old: str, new: str):
     if isinstance(value, list):
         return [_with_game_id(v, old, new) for v in value]
     return value
-
-
-def _upgraded(recorded: dict) -> dict:
-    """A state recorded before trade offers and players_act (2026-12-01) with their defaults,
-    as the core upgrades it; a state too damaged for that is compared as it is."""
-    try:
-        return rules.upgrade(recorded)
-    except (KeyError, TypeError, AttributeError):
-        return recorded

@@ -37,6 +37,11 @@ def is_newer(release: str) -> bool:
     return parse(release) > parse(__version__)
 
 
+def is_older(release: str) -> bool:
+    """Whether `release` is an earlier release than this one (whose rules may differ)."""
+    return parse(release) < parse(__version__)
+
+
 def too_new_format(version: int, release: str | None) -> SnapshotError:
     """422 snapshot_too_new: a format this release cannot read."""
     whose = f"banker {release}" if release else "a newer banker"

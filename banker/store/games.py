@@ -84,7 +84,7 @@ class Games:
             row = self.database.one("select state from games where id = ?", [game_id])
             if row is None:  # removed meanwhile (`banker games --remove`)
                 raise GameNotFound(f"There is no game {game_id!r}.")
-            return json.loads(row["state"])
+            return log.read_state(row["state"])
 
         return load
 
@@ -129,7 +129,7 @@ class Games:
             [game_id],
         )
         return GameInMemory(
-            json.loads(row["state"]),
+            log.read_state(row["state"]),
             row["banker_token"],
             {t["token"]: t["player_id"] for t in tokens},
             display_token,
@@ -158,7 +158,7 @@ class Games:
         if not log.needs_replay(state):
             return state
         row = self.database.one("select undo_base from games where id = ?", [game_id])
-        s = json.loads(row["undo_base"])
+        s = log.read_state(row["undo_base"])
         s["_undo"] = []  # the command after the base began a new stack (a roll, or a stop)
         for c in self.database.connection().query(
             "select command from commands where game_id = ? and version > ? and version <= ? "

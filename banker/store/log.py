@@ -35,6 +35,14 @@ INSERT_EVENT = (
 # through the stored commands up to the current version.
 
 
+def read_state(text: str) -> dict:
+    """A stored state (a game's row, or its undo base) as this release keeps states: the one
+    place one is read back. A row an earlier release wrote lacks what came later (trade offers,
+    the jackpot's pot, options declared since…): rules.upgrade adds it, so that every page and
+    answer works at once, before any command."""
+    return rules.upgrade(json.loads(text))
+
+
 def undo_version(entry: dict) -> int:
     """The version of the state an undo entry takes the game back to."""
     return entry["version"] if "version" in entry else entry["state"]["version"]

@@ -9,12 +9,15 @@ each written to be safe on a database that already has what it adds, and each is
 from __future__ import annotations
 
 import contextlib
+import re
 import sqlite3
 from collections.abc import Iterator
+from datetime import UTC, datetime
 
 import sqlite_utils
 from sqlite_utils import Migrations
 
+from banker import __version__
 from banker.store.errors import DatabaseDamaged, NotBankers, SchemaTooNew
 
 # PRAGMA application_id of a banker database: "BANK" in ASCII. Files made before it was set
@@ -24,11 +27,22 @@ APPLICATION_ID = 0x42414E4B
 # banker could not read, so that one refuses the file instead of damaging it. A step that an
 # older banker can ignore (a table it never reads) leaves it as it is.
 # 2: the row's undo entries name the version of their state; `undo_base` (log.py).
-SCHEMA_VERSION = 2
+# 3 (release 0.2.0): the releases that wrote the file (`releases`), keys stored before scopes
+# kept as the game's (LEGACY_SCOPE), which a release of schema 2 would not honour (it would
+# apply such a retry again); 0.1.0's releases of schema 2 refuse the file, as they should.
+SCHEMA_VERSION = 3
 # Columns every banker database's `games` table has had since the first one.
 GAMES_COLUMNS = {"id", "edition", "names", "options", "banker_token", "version", "state"}
 
 STEPS = Migrations("banker")
+_RELEASE = re.compile(r"\d{1,6}\.\d{1,6}\.\d{1,6}")
+
+# The key scope of an Idempotency-Key stored before keys had scopes (releases of 2026-11-29):
+# the game's, whichever of its tokens sends it again (Store.execute looks there too).
+LEGACY_SCOPE = "*"
+# The expected_version of a keyed command stored before they were recorded: the retry is the
+# same command whatever expected_version it carries (the release that stored it replayed it so).
+NOT_RECORDED = -1
 
 
 @STEPS(name="m001_games_and_their_log")
@@ -103,6 +117,10 @@ def _scoped_keys(db: sqlite_utils.Database) -> None:
     own keys and for keys stored before scopes existed), unique among keyed commands."""
     if "key_scope" not in db["commands"].columns_dict:
         db["commands"].add_column("key_scope", str, not_null_default="")
+        # The keys stored so far were the game's (any token's): they stay so.
+        db.execute(
+            "update commands set key_scope = ? where idempotency_key is not null", [LEGACY_SCOPE]
+        )
     db.execute("drop index if exists commands_idempotency_key")
     # Only keyed commands in the index (partial): a command sent without a key, most of them,
     # then writes no index page; `idempotency_key = ?` still finds a key through it.
@@ -130,6 +148,22 @@ def _keyed_expected_version(db: sqlite_utils.Database) -> None:
     another one is told apart from a retry (Store.execute: idempotency_key_reused)."""
     if "expected_version" not in db["commands"].columns_dict:
         db["commands"].add_column("expected_version", int)
+        db.execute(
+            "update commands set expected_version = ? where idempotency_key is not null",
+            [NOT_RECORDED],
+        )
+
+
+@STEPS(name="m008_releases")
+def _releases(db: sqlite_utils.Database) -> None:
+    """The releases of banker that wrote this database, each with its schema version and when
+    it first did: a release that cannot read the file names the one that wrote it."""
+    db["releases"].create(
+        {"release": str, "schema_version": int, "first_at": str},
+        pk="release",
+        not_null={"schema_version", "first_at"},
+        if_not_exists=True,
+    )
 
 
 def migrate(db: sqlite_utils.Database) -> None:
@@ -144,13 +178,30 @@ def needs_writing(db: sqlite_utils.Database) -> bool:
     application_id, version = (
         db.execute(f"PRAGMA {name}").fetchone()[0] for name in ("application_id", "user_version")
     )
-    return (application_id, version) != (APPLICATION_ID, SCHEMA_VERSION) or bool(STEPS.pending(db))
+    if (application_id, version) != (APPLICATION_ID, SCHEMA_VERSION) or STEPS.pending(db):
+        return True
+    return db.execute("select 1 from releases where release = ?", [__version__]).fetchone() is None
 
 
 def mark(db: sqlite_utils.Database) -> None:
-    """Mark the file as banker's, of this layout's version (inside the migration's transaction)."""
+    """Mark the file as banker's, of this layout's version, written by this release (inside the
+    migration's transaction)."""
     db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
     db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    db.execute(
+        "insert or ignore into releases (release, schema_version, first_at) values (?, ?, ?)",
+        [__version__, SCHEMA_VERSION, datetime.now(UTC).isoformat(timespec="seconds")],
+    )
+
+
+def newest_release(db: sqlite_utils.Database) -> str | None:
+    """The newest release recorded as having written the database (None before 0.2.0)."""
+    try:
+        rows = db.execute("select release from releases").fetchall()
+    except sqlite3.OperationalError:  # no such table: written before releases were recorded
+        return None
+    known = [r[0] for r in rows if isinstance(r[0], str) and _RELEASE.fullmatch(r[0])]
+    return max(known, key=lambda r: tuple(int(n) for n in r.split(".")), default=None)
 
 
 def check(db: sqlite_utils.Database, path: str) -> None:
@@ -162,9 +213,13 @@ def check(db: sqlite_utils.Database, path: str) -> None:
     if application_id != APPLICATION_ID:
         _check_unmarked(db, path, application_id)
     if version > SCHEMA_VERSION:  # written by a newer banker: change nothing in it
+        newer = newest_release(db)
+        whose = f"banker {newer}" if newer else "a newer banker"
         raise SchemaTooNew(
-            f"The database {path} was written by a newer banker (schema version "
-            f"{version}; this banker knows up to {SCHEMA_VERSION}): upgrade banker to use it."
+            f"The database {path} was written by {whose} (schema version {version}), which "
+            f"this banker {__version__} (schema version {SCHEMA_VERSION}) cannot read: upgrade "
+            "banker to use it, or serve a backup made before that upgrade; nothing in the file "
+            "was changed."
         )
     problems = [row[0] for row in db.execute("PRAGMA quick_check(3)").fetchall()]
     if problems != ["ok"]:

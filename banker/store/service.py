@@ -19,6 +19,7 @@ from banker.store.database import Database, dumps, utc_now
 from banker.store.errors import KeyReused, SnapshotRefused, VersionConflict
 from banker.store.games import Games
 from banker.store.memory import GameInMemory
+from banker.store.migrations import LEGACY_SCOPE, NOT_RECORDED
 from banker.store.reads import Reads
 from banker.store.tokens import Tokens, new_secret, seat_changes
 
@@ -180,10 +181,13 @@ class Store:
         key, scope, expected_version = keyed
         earlier = None
         if key is not None:
+            # A key an earlier release stored before keys had scopes is the game's, whoever
+            # sends it again (LEGACY_SCOPE, migrations.py).
             earlier = self.database.one(
                 "select response, command, expected_version from commands "
-                "where game_id = ? and key_scope = ? and idempotency_key = ?",
-                [game_id, scope, key],
+                "where game_id = ? and key_scope in (?, ?) and idempotency_key = ? "
+                "order by key_scope = ? limit 1",
+                [game_id, scope, LEGACY_SCOPE, key, LEGACY_SCOPE],
             )
         same = earlier is not None and _same_command(earlier, command, expected_version)
         if authorize is not None:
@@ -259,7 +263,9 @@ class Store:
         return Answer(body, text, private=private)
 
     def import_snapshot(self, doc: dict) -> dict:
-        """Resume a snapshot as a new game with fresh tokens; the same answer as create_game.
+        """Resume a snapshot as a new game with fresh tokens; the answer of create_game, and
+        "events": what the import says of how it resumed ([{"type", "text"}]: a game an earlier
+        release's rules led elsewhere resumes as recorded, and says so).
 
         The snapshot is checked and replayed first (banker.snapshot.check); a refusal raises
         SnapshotRefused and nothing is stored. The new game carries the whole log: its
@@ -281,18 +287,22 @@ class Store:
                 events,
             )
 
-        return self.add_game(
+        created = self.add_game(
             game_id, checked.edition, checked.names, checked.options, checked.state, rows
         )
+        return {**created, "events": checked.notes}
 
 
 def _same_command(earlier, command, expected_version) -> bool:
     """Whether a keyed command's row holds this very command: the same JSON value once parsed
-    (key order and spacing do not count; 1, 1.0 and true do) and the same expected_version."""
+    (key order and spacing do not count; 1, 1.0 and true do) and the same expected_version
+    (unless the row was stored before expected_versions were: NOT_RECORDED)."""
 
     def canonical(value) -> str:
         return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
     stored = json.loads(earlier["command"])
     same = canonical(stored) == canonical(command)
+    if earlier["expected_version"] == NOT_RECORDED:  # stored before it was: any one
+        return same
     return same and earlier["expected_version"] == expected_version

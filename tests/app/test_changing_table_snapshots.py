@@ -82,7 +82,7 @@ def test_a_latecomer_renamed_in_the_log_is_refused(new_game, client):
     entry["command"]["name"] = "Eve"
     r = imported(client, doc)
     assert r.status_code == 422
-    assert r.get_json()["error"]["code"] == "log_mismatch"
+    assert r.get_json()["error"]["code"] == "state_mismatch"  # the state says another name
 
 
 def test_a_snapshot_saved_before_the_jackpot_and_the_changing_table_still_resumes(new_game, client):

@@ -85,3 +85,101 @@ def test_releases_compare_by_their_numbers_not_their_letters():
     assert releases.parse("0.10.0") > releases.parse("0.9.3")
     assert releases.is_newer("0.10.0") and not releases.is_newer("0.2.0")
     assert not releases.is_newer("0.1.0")
+
+
+# -- snapshots of earlier releases: checked by what their commands do --------------------------
+
+
+def as_saved_by_0_1_0(doc: dict) -> dict:
+    """The same file as release 0.1.0 would have saved it: format_version 1, no release named."""
+    old = copy.deepcopy(doc)
+    old["format_version"] = 1
+    del old["banker_version"]
+    return old
+
+
+def test_an_earlier_releases_file_whose_words_differ_resumes_with_its_own_words(client, new_game):
+    doc = as_saved_by_0_1_0(snapshot_of(played(new_game)))
+    doc["events"][1]["text"] = "Ann rolled 1 and 2 (as release 0.1.0 said it)."
+    r = client.post("/api/v1/games/import", json=doc)
+    assert r.status_code == 201, r.get_json()
+    assert r.get_json()["events"] == []  # the same game: nothing to say
+    history = client.get(
+        f"/api/v1/games/{r.get_json()['game_id']}/events",
+        headers={"Authorization": f"Bearer {r.get_json()['banker_token']}"},
+    ).get_json()
+    assert history[1]["text"] == "Ann rolled 1 and 2 (as release 0.1.0 said it)."
+
+
+def test_an_earlier_releases_file_its_rules_led_elsewhere_resumes_as_recorded_and_says_so(
+    client, new_game, db_path
+):
+    g = played(new_game)
+    doc = as_saved_by_0_1_0(snapshot_of(g))
+    doc["state"]["players"][0]["cash"] += 10  # as if 0.1.0 had charged Baltic 10 less
+    r = client.post("/api/v1/games/import", json=copy.deepcopy(doc))
+    assert r.status_code == 201, r.get_json()
+    created = r.get_json()
+    assert created["state"]["players"][0]["cash"] == g.state["players"][0]["cash"] + 10
+    assert created["events"] == [
+        {
+            "type": "resumed_as_recorded",
+            "text": "This game was saved by banker 0.1.0, whose rules differ from this release's "
+            "(its commands lead elsewhere under this release's rules (at "
+            "state.players[0].cash (recorded 1450, replayed 1440))): it resumes exactly as "
+            "recorded, and this release's rules apply from here on.",
+        }
+    ]
+    # And plays on from there, by this release's rules.
+    r = client.post(
+        f"/api/v1/games/{created['game_id']}/commands",
+        json={"type": "roll", "player": "p2", "dice": [2, 3]},
+        headers={"Authorization": f"Bearer {created['banker_token']}"},
+    )
+    assert r.status_code == 200, r.get_json()
+
+
+def test_the_same_change_in_a_file_of_this_release_is_refused_as_changed_and_nothing_is_created(
+    client, new_game, db_path
+):
+    doc = snapshot_of(played(new_game))
+    doc["state"]["players"][0]["cash"] += 10
+    before = games_in(db_path)
+    r = client.post("/api/v1/games/import", json=doc)
+    assert r.status_code == 422
+    assert r.get_json()["error"] == {
+        "code": "state_mismatch",
+        "message": "The file was changed or damaged after it was saved: its recorded state is "
+        "not what its commands replay to; they differ at state.players[0].cash (recorded 1450, "
+        "replayed 1440).",
+    }
+    assert games_in(db_path) == before
+
+
+def test_an_earlier_releases_command_these_rules_refuse_resumes_as_recorded_and_says_which(
+    client, new_game
+):
+    doc = as_saved_by_0_1_0(snapshot_of(played(new_game)))
+    doc["commands"][1]["command"]["dice"] = [1, 1]  # doubles: the buy then comes on another space
+    doc["commands"][2]["command"] = {"type": "bid", "player": "p1", "amount": 5}
+    r = client.post("/api/v1/games/import", json=doc)
+    assert r.status_code == 201, r.get_json()
+    (said,) = r.get_json()["events"]
+    assert said["type"] == "resumed_as_recorded"
+    assert "(command 3 of the log (bid) is refused by the rules: " in said["text"]
+
+
+def test_an_earlier_releases_state_no_banker_keeps_is_refused_and_nothing_is_created(
+    client, new_game, db_path
+):
+    doc = as_saved_by_0_1_0(snapshot_of(played(new_game)))
+    doc["state"]["players"][0]["cash"] = "a lot"
+    before = games_in(db_path)
+    r = client.post("/api/v1/games/import", json=doc)
+    assert r.status_code == 422
+    assert r.get_json()["error"] == {
+        "code": "state_mismatch",
+        "message": "The file was changed or damaged after it was saved: its recorded state is "
+        "not one banker keeps (at state.players[0].cash).",
+    }
+    assert games_in(db_path) == before

@@ -28,6 +28,7 @@ NAMES = [
     "m005_idempotency_keys_per_token",
     "m006_undo_base",
     "m007_keyed_expected_version",
+    "m008_releases",
 ]
 
 
@@ -56,7 +57,7 @@ def test_a_new_database_records_each_numbered_step_once_in_order(tmp_path):
     first = records(path)
     assert [(s, n) for s, n, _ in first] == [("banker", n) for n in NAMES]
     assert [m.name for m in STEPS._migrations] == NAMES
-    assert marks(path) == (APPLICATION_ID, SCHEMA_VERSION) == (0x42414E4B, 2)
+    assert marks(path) == (APPLICATION_ID, SCHEMA_VERSION) == (0x42414E4B, 3)
     Store(path).close()
     assert records(path) == first  # opened again: nothing runs twice
 

@@ -50,7 +50,7 @@ def test_a_schema_1_database_plays_on_and_undoes_exactly(tmp_path):
     store = Store(path)
     try:
         db = store.database.connection()
-        assert db.execute("pragma user_version").fetchone() == (SCHEMA_VERSION,) == (2,)
+        assert db.execute("pragma user_version").fetchone() == (SCHEMA_VERSION,) == (3,)
         assert "undo_base" in db["games"].columns_dict
         (index,) = db.execute(
             "select sql from sqlite_master where name = 'commands_scoped_idempotency_key'"

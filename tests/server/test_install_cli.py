@@ -83,21 +83,28 @@ def test_a_database_that_cannot_be_written_is_one_sentence(tmp_path):
     )
 
 
-def test_a_database_from_a_newer_banker_is_refused_and_left_alone(tmp_path):
+def test_a_database_a_newer_release_wrote_is_refused_naming_both_releases_and_left_unchanged(
+    tmp_path,
+):
     db = tmp_path / "b.db"
     Store(db).close()
     conn = sqlite3.connect(db)
     conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    conn.execute("insert into releases values ('0.9.1', ?, '2027-01-01T00:00:00+00:00')",
+                 [SCHEMA_VERSION + 1])  # fmt: skip
+    conn.commit()
     conn.close()  # the last connection: everything is in the file itself now
     before = db.read_bytes()
-    for command in (["serve", "--port", "0"], ["games"]):
+    for command in (["serve", "--port", "0"], ["games"], ["backup", "copy.db"]):
         result = run_banker(*command, "--db", "b.db", cwd=tmp_path)
         assert refused(result, command[0]) == (
-            f"The database b.db was written by a newer banker (schema version "
-            f"{SCHEMA_VERSION + 1}; this banker knows up to {SCHEMA_VERSION}): upgrade banker "
-            "to use it."
+            f"The database b.db was written by banker 0.9.1 (schema version "
+            f"{SCHEMA_VERSION + 1}), which this banker {banker.__version__} (schema version "
+            f"{SCHEMA_VERSION}) cannot read: upgrade banker to use it, or serve a backup made "
+            "before that upgrade; nothing in the file was changed."
         )
     assert db.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("b.db")) == ["b.db"]
 
 
 # -- banker games ----------------------------------------------------------------------------

@@ -161,8 +161,8 @@ def _command_paths() -> dict:
 def _snapshot_paths() -> dict:
     """Pause and resume, and this document."""
     import_refused = (
-        "The rules refuse the game or a command of its log, or the log does not reproduce "
-        "the recorded events and state."
+        "The rules refuse the game, a file of this release does not replay to its recorded "
+        "state, or a newer release's file cannot be read here (snapshot_too_new)."
     )
     return {
         "/api/v1/games/{game_id}/snapshot": {

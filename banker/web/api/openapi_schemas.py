@@ -107,6 +107,12 @@ def link_schemas() -> dict:
                     ),
                 },
                 "state": ref("State"),
+                "events": {
+                    "type": "array",
+                    "description": "An import only: what it says of how the game resumed, e.g. "
+                    "`resumed_as_recorded` (an earlier release's rules led elsewhere).",
+                    "items": json_object({"type": STR, "text": STR}, ["type", "text"]),
+                },
             },
             ["game_id", "banker_token", "banker_url", "display_url", "players", "state"],
         ),

@@ -82,9 +82,11 @@ def _created(created: dict):
         **_links(game_id, created["banker_token"], created["display_token"], created["players"]),
         "state": public_state(created["state"]),
     }
-    # The order of keys in the contract.
+    # The order of keys in the contract; an import also says how it resumed.
     order = ("game_id", "banker_token", "banker_url", "display_url", "players", "state")
     answer = {k: answer[k] for k in order}
+    if "events" in created:
+        answer["events"] = created["events"]
     response = jsonify(answer)
     response.headers["Location"] = url_for("api.get_game", game_id=game_id, _external=True)
     return response, 201

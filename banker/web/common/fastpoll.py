@@ -58,4 +58,9 @@ class IdlePolls:
             # A game resumed elsewhere: the page is told by Flask (pages: moved to another game).
             return v == self.store.version(found[0]) and self.store.moved_to(found[0]) is None
         game_id = self.store.game_for_display_token(token)
-        return game_id is not None and v == self.store.version(game_id)
+        # A game resumed elsewhere: Flask tells the big screen to follow it.
+        return (
+            game_id is not None
+            and v == self.store.version(game_id)
+            and self.store.moved_to(game_id) is None
+        )

@@ -25,11 +25,24 @@ class May:
     """The core's answer to "what may this seat send now?" for one state."""
 
     def __init__(self, state: dict, seat: str, kinds=None):
-        self.seat = seat
-        self._actions = actions(state, seat, kinds)
+        self.seat, self._state, self._kinds = seat, state, kinds
+        self._actions: dict[str, dict] = {}
+
+    def _entry(self, kind: str) -> dict | None:
+        """The core's answer for one command type, asked the first time a page needs it (a
+        screen asks about a few types: trying every command of every type for each drawing
+        was most of the Banker's screen's cost)."""
+        if kind not in self._actions:
+            if self._kinds is not None and kind not in self._kinds:
+                return None
+            try:
+                self._actions.update(actions(self._state, self.seat, [kind]))
+            except KeyError:  # no such command type
+                self._actions[kind] = None
+        return self._actions.get(kind)
 
     def _targets(self, kind: str, fields: dict) -> list[dict]:
-        entry = self._actions.get(kind) or {"targets": []}
+        entry = self._entry(kind) or {"targets": []}
         return [
             t for t in entry["targets"] if all(t["command"].get(k) == v for k, v in fields.items())
         ]
@@ -47,7 +60,7 @@ class May:
         if any(t["allowed"] for t in targets):
             return None
         said = next((t["why"] for t in targets if t["why"]), None)
-        return said or (self._actions.get(kind) or {}).get("why") or NO_TARGET
+        return said or (self._entry(kind) or {}).get("why") or NO_TARGET
 
     def free(self, kind: str, /, **fields) -> dict:
         """What a person types for an allowed target ({field: {"min", "max"}}), or {}."""

@@ -3,7 +3,7 @@ work. Every answer carries a token in its links: no shared cache may keep it."""
 
 from __future__ import annotations
 
-from flask import Blueprint, render_template
+from flask import Blueprint, redirect, render_template, request, url_for
 from htmx_flask import make_response as htmx_response
 
 from banker.web.common.links import keep_private
@@ -11,6 +11,24 @@ from banker.web.common.store import get_store
 
 bp = Blueprint("display", __name__)
 bp.after_request(keep_private)
+
+
+@bp.before_request
+def _follow_a_resumed_game():
+    """The big screen of a game paused and resumed on this server follows the copy, as the
+    players' phones do: its page goes on to the copy's big screen (303), and its poll (or its
+    push stream's "changed") reloads the page first. The story pages stay the paused game's."""
+    if request.endpoint not in ("display.show", "display.version"):
+        return None
+    store = get_store()
+    game_id = store.game_for_display_token((request.view_args or {}).get("token", ""))
+    moved_to = store.moved_to(game_id) if game_id else None
+    if moved_to is None:
+        return None
+    if request.endpoint == "display.version":
+        return htmx_response("", 200, refresh=True)
+    return redirect(url_for("display.show", token=store.display_token(moved_to)), 303)
+
 
 UNKNOWN = (
     "This display link does not work: it is not the link of any game here. Check that it was "

@@ -126,7 +126,7 @@ def version(token: str, game_id: str, player_id: str):
     if since == store.version(game_id):
         return "", 204
     told = news(game_id, player_id, token, since)  # "Bob declined your offer."
-    view = player_view(token, game_id, player_id)
+    view = player_view(token, game_id, player_id, live=True)
     return render_template("player/_live.html", news=told, **view)
 
 

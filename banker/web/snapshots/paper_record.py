@@ -57,6 +57,10 @@ def paper_record(state: dict) -> dict:
         "players": players,
         "next": _next_roller(public, names),
         "bank": public["bank"],
+        # The house rule's pot, money on the table that a resume from paper must put back.
+        "pot": public["bank"]["free_parking"]
+        if public["options"].get("free_parking_jackpot")
+        else None,
         "bank_deeds": [DEEDS[d].name for d in DEED_IDS if props[d]["owner"] is None],
         "unsettled": pending_in_words(state),
         "winners": [names[w] for w in public["winners"]],
