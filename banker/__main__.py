@@ -9,7 +9,9 @@ status 1 (banker/cli: `Fatal`)."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
+import glob
 import logging
 import os
 import signal
@@ -25,6 +27,7 @@ from banker.cli import (
     lan_address,
     user,
 )
+from banker.cli.error_pages import error_pages_parser
 from banker.cli.games import games_parser
 from banker.store import default_database_path
 
@@ -108,26 +111,62 @@ def access_log(app, where: str) -> None:
 
 def serve(args: argparse.Namespace) -> None:
     """Run the web app and print the URL to open."""
-    from banker.control import Channel
     from banker.serving import keep_private
-    from banker.web import create_app
-    from banker.web.common.qr import print_qr
 
     values = serve_settings(args)
     db = values.db
     existed = database_file(db, must_exist=False).exists()
     keep_private(db)
+    made = NewFiles(db) if not existed else None
+    try:
+        started = start(values, db, existed)
+    except BaseException:
+        if made is not None:  # a refused start leaves nothing behind it made
+            made.remove()
+        raise
+    run(*started)
+
+
+class NewFiles:
+    """What `banker serve` creates for a new database (the file, SQLite's -wal and -shm, the
+    folders on the way), so that a start refused after it leaves none of them behind."""
+
+    def __init__(self, db: str):
+        path = Path(db).absolute()
+        self.files = [Path(f"{path}{suffix}") for suffix in ("", "-wal", "-shm", ".control")]
+        self.folders = [f for f in path.parents if not f.exists()]  # deepest first
+
+    def remove(self) -> None:
+        for f in self.files:
+            with contextlib.suppress(OSError):
+                f.unlink()
+        for folder in self.folders:
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+
+
+def start(values, db: str, existed: bool):
+    """Open the database, bind the port and say so; what `run` needs. Fatal, having made
+    nothing that lasts, when one of them cannot be."""
+    from banker.control import Channel
+    from banker.web import create_app
+    from banker.web.common.qr import print_qr
+
     if existed:  # locked before SQLite opens it: a hard link must not get a WAL of its own
         hold(db)
     config = {"DATABASE": db, "PUBLIC_URL": values.public_url, "SETTINGS": values}
     app = guarded(db, lambda: create_app(config))
-    if not existed:
-        hold(db)  # held until this process ends
     store = app.extensions["banker.store"]
-    guarded(db, store.check_writable)
-    if values.access_log:
-        access_log(app, values.access_log)
-    server = listen(app, values)
+    try:
+        if not existed:
+            hold(db)  # held until this process ends
+        guarded(db, store.check_writable)
+        server = listen(app, values)
+        if values.access_log:  # opened once the port is ours: a refused start makes no file
+            access_log(app, values.access_log)
+    except BaseException:
+        store.close()
+        raise
     everywhere = values.host in ("0.0.0.0", "", "::")
     host = lan_address() if everywhere else values.host
     host = f"[{host}]" if ":" in host else host
@@ -144,10 +183,38 @@ def serve(args: argparse.Namespace) -> None:
             "No control socket beside %s (%s): `banker games --new-link` and --remove will "
             "refuse while this server runs.", db, e.strerror or e
         )  # fmt: skip
+    print(start_line(db, existed, store.game_count()), flush=True)
     # The home page, where the Banker creates the game; its Join panel then has the players' links.
-    print(f"Banker is running on database {db}", flush=True)
     print(f"Open {base}/ on the Banker's phone (Ctrl+C stops).", flush=True)
-    print_qr(f"{base}/", sys.stdout)
+    if not to_the_journal(sys.stdout):
+        print_qr(f"{base}/", sys.stdout)
+    return server, channel, store
+
+
+def start_line(db: str, existed: bool, games: int) -> str:
+    """The first line `banker serve` prints: the database and how many games it holds, or
+    that it is new (a forgotten --db after moving the file shows here)."""
+    if not existed:
+        return (
+            f"Banker created a new database at {Path(db).absolute()}: no games yet (if your "
+            "games are in another file, stop with Ctrl+C and give its path with --db)."
+        )
+    held = f"{games} game{'s' if games != 1 else ''}" if games else "no games yet"
+    return f"Banker is running on database {db} ({held})."
+
+
+def to_the_journal(stream) -> bool:
+    """Whether `stream` is systemd's journal (it says so in $JOURNAL_STREAM, "device:inode"):
+    the QR code, drawn for a terminal, would be 30 lines of block characters in the log."""
+    try:
+        st = os.fstat(stream.fileno())
+    except (OSError, ValueError, AttributeError):
+        return False
+    return os.environ.get("JOURNAL_STREAM", "") == f"{st.st_dev}:{st.st_ino}"
+
+
+def run(server, channel, store) -> None:
+    """Serve until Ctrl+C or SIGTERM, then close everything (the database folded into its file)."""
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # systemctl stop: clean up as Ctrl+C
     try:
         server.run()
@@ -160,7 +227,9 @@ def serve(args: argparse.Namespace) -> None:
 
 
 def backup(args: argparse.Namespace) -> None:
-    """Write a consistent copy of the database to FILE, even while the server runs."""
+    """Write a consistent copy of the database to FILE (0600), even while the server runs;
+    with --keep N, the N-1 copies before it kept as FILE.1 (the newest) to FILE.N-1."""
+    from banker.store import DiskFull
     from banker.store import backup as backup_database
 
     db = str(args.db)
@@ -170,6 +239,11 @@ def backup(args: argparse.Namespace) -> None:
         raise Fatal(
             f"{args.file} is a folder: give the backup a file name, for example "
             f"{target / 'banker-backup.db'}."
+        )
+    if args.keep is not None and not 1 <= args.keep <= MAX_KEEP:
+        raise Fatal(
+            f"--keep {args.keep} is not a number of backups to keep: give one from 1 to "
+            f"{MAX_KEEP} (FILE and the copies before it)."
         )
     folder = target.absolute().parent
     if not folder.is_dir():
@@ -183,8 +257,48 @@ def backup(args: argparse.Namespace) -> None:
         )
     if target.exists() and target.resolve() == Path(db).resolve():
         raise Fatal(f"The backup {args.file} is the database itself: give another file name.")
-    games = guarded(db, lambda: backup_database(db, args.file))
-    print(f"Backed up {games} game{'s' if games != 1 else ''} from {db} to {args.file}.")
+    rotating = args.keep is not None and args.keep > 1
+    written = target.with_name(f".{target.name}.{os.getpid()}.new") if rotating else target
+
+    def copy() -> int:
+        try:
+            return backup_database(db, written)
+        except DiskFull as e:  # the copy's disk, not the database's
+            raise Fatal(
+                f"There is no room for the backup in {folder} ({e.message}): free some space "
+                "on its disk, or choose a FILE on another one; nothing was written."
+            ) from None
+
+    games = guarded(db, copy)
+    if rotating:
+        rotate(target, args.keep)
+        os.replace(written, target)
+    elif args.keep == 1:
+        rotate(target, 1)
+    kept = ""
+    if rotating:
+        before = sum(target.with_name(f"{target.name}.{n}").exists() for n in range(1, args.keep))
+        kept = f" (and {before} earlier, {args.file}.1 the newest)" if before else ""
+    print(f"Backed up {games} game{'s' if games != 1 else ''} from {db} to {args.file}{kept}.")
+
+
+MAX_KEEP = 1000
+
+
+def rotate(target: Path, keep: int) -> None:
+    """Make room for a new `target` among `keep` backups: target.K-1 goes, each target.N
+    becomes target.N+1, target becomes target.1 (copies beyond `keep` from an earlier, larger
+    --keep are removed too)."""
+    for old in target.parent.glob(f"{glob.escape(target.name)}.*"):
+        suffix = old.name[len(target.name) + 1 :]
+        if suffix.isdigit() and int(suffix) >= keep - 1 and int(suffix) <= MAX_KEEP:
+            old.unlink(missing_ok=True)
+    for n in range(keep - 2, 0, -1):
+        older = target.with_name(f"{target.name}.{n}")
+        if older.exists():
+            os.replace(older, target.with_name(f"{target.name}.{n + 1}"))
+    if keep > 1 and target.exists():
+        os.replace(target, target.with_name(f"{target.name}.1"))
 
 
 def parser() -> argparse.ArgumentParser:
@@ -200,8 +314,9 @@ def parser() -> argparse.ArgumentParser:
         "backup",
         help="copy the games database to a file, safely while the server runs",
         description="Write a consistent copy of the games database to FILE (SQLite's online "
-        "backup: safe while `banker serve` is running). An existing FILE is replaced only once "
-        "the copy is complete. To restore, stop the server and start it with --db FILE (or "
+        "backup: safe while `banker serve` is running), readable by this user only (it holds "
+        "every game's links). An existing FILE is replaced only once the copy is complete. "
+        "To restore, stop the server and start it with --db FILE (or "
         "copy FILE over the database).",
     )
     b.add_argument("file", metavar="FILE", help="where to write the copy")
@@ -210,8 +325,21 @@ def parser() -> argparse.ArgumentParser:
         default=None,
         help=f"the database to copy (default: $BANKER_DB, else {settings.default_database()})",
     )
-    b.set_defaults(run=backup, command="backup")
+    b.add_argument(
+        "--keep",
+        metavar="N",
+        type=int,
+        default=None,
+        help="keep N backups in all: the one before this becomes FILE.1, the one before that "
+        "FILE.2…, and the oldest beyond N goes (default: FILE is replaced)",
+    )
+    b.set_defaults(
+        run=backup,
+        command="backup",
+        interrupted="Stopped by Ctrl+C before the copy was complete: nothing was written.",
+    )
     games_parser(commands)
+    error_pages_parser(commands)
     return p
 
 
@@ -251,6 +379,10 @@ def main(argv: list[str] | None = None) -> int:
     except (Fatal, settings.SettingError) as e:
         print(f"banker {args.command}: {e}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:  # Ctrl+C: a sentence, not a traceback
+        said = getattr(args, "interrupted", "Stopped by Ctrl+C.")
+        print(f"\nbanker {args.command}: {said}", file=sys.stderr)
+        return 130
     except BrokenPipeError:  # `banker games | head`: the reader has all it wanted
         sys.stderr.close()
         return 0

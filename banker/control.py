@@ -5,7 +5,9 @@ once (it keeps the games' tokens and states in memory).
 The channel is a Unix socket beside the database's real path (symlinks resolved):
 `banker.db.control`, created with mode 0600, so only the user who runs the server (and root) may
 connect; the server checks each caller's user id again (SO_PEERCRED). One JSON request a line,
-one JSON answer a line: "hello" (the server's process id and URL), "new_link", "remove".
+one JSON answer a line: "hello" (the server's process id and URL), "new_link" (a seat's new
+token), "remove", and "has" (whether it holds a game: asked by the other servers of the same
+folder, docs/scaling.md, to say where a game they do not hold is).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
-from banker.store import Store, StoreError
+from banker.store import GameNotFound, Store, StoreError
 
 SUFFIX = ".control"
 MAX_REQUEST = 64 * 1024
@@ -123,9 +125,19 @@ class Channel:
             if op == "hello":
                 return {"ok": True, "pid": os.getpid(), "url": self.url}
             if op == "new_link":
-                token = self.store.new_token(str(request["game"]), "banker")
-                log.info("A new Banker link for game %s (banker games --new-link)", request["game"])
+                seat = str(request.get("seat", "banker"))
+                token = self.store.new_token(str(request["game"]), seat)
+                whose = "Banker" if seat == "banker" else f"player {seat}'s"
+                log.info(
+                    "A new %s link for game %s (banker games --new-link)", whose, request["game"]
+                )
                 return {"ok": True, "token": token, "url": self.url}
+            if op == "has":  # another process of this folder asks where a game is
+                try:
+                    self.store.version(str(request["game"]))
+                except GameNotFound:
+                    return {"ok": True, "has": False, "url": self.url}
+                return {"ok": True, "has": True, "url": self.url}
             if op == "remove":
                 for game_id in request["games"]:
                     self.store.remove_game(str(game_id))
@@ -138,12 +150,16 @@ class Channel:
         return {"ok": False, "error": f"Not a request this server knows: {request!r}."}
 
 
-def ask(database: str | Path, request: dict) -> dict:
+def ask(database: str | Path, request: dict, timeout: float = TIMEOUT) -> dict:
     """Send one request to the server of `database`; its answer. Unreachable (with the reason)
     when there is no one there or this user may not connect."""
-    control = control_path(database)
+    return _request(control_path(database), request, timeout)
+
+
+def _request(control: Path, request: dict, timeout: float) -> dict:
+    """One request on the control socket at `control`; its answer, or Unreachable."""
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
-        sock.settimeout(TIMEOUT)
+        sock.settimeout(timeout)
         try:
             with _address(control) as address:
                 sock.connect(address)
@@ -160,3 +176,23 @@ def ask(database: str | Path, request: dict) -> dict:
         return json.loads(data)
     except ValueError:
         raise Unreachable("it did not answer") from None
+
+
+SIBLINGS = 16  # the other servers of a folder asked where a game is, at most
+SIBLING_TIMEOUT = 0.5  # seconds each may take to answer
+
+
+def where_is(database: str | Path, game_id: str) -> str | None:
+    """The URL of the other `banker serve` that holds `game_id`, among those serving a database
+    in the same folder as `database` (docs/scaling.md's several processes: each one's control
+    socket is there, and they run as one user); None when none says it does."""
+    own = control_path(database)
+    others = sorted(p for p in own.parent.glob(f"*{SUFFIX}") if p != own)[:SIBLINGS]
+    for control in others:
+        try:
+            answer = _request(control, {"op": "has", "game": game_id}, SIBLING_TIMEOUT)
+        except Unreachable:
+            continue
+        if answer.get("has") and answer.get("url"):
+            return str(answer["url"])
+    return None

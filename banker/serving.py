@@ -239,7 +239,7 @@ def keep_private(database: str | Path) -> None:
     for suffix in ("", "-wal", "-shm"):
         try:
             os.chmod(f"{database}{suffix}", 0o600)
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):  # (a file on the way: said later)
             pass
         except PermissionError:  # not this user's file: SQLite says what it can do with it
             pass

@@ -30,6 +30,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+# The cards of each deck, as tests/plays.py lists them (copied: this script runs with an earlier
+# release's code first on the path, and must not depend on today's tests).
 CARDS = {
     "chance": [
         "advance-to-boardwalk", "advance-to-go", "advance-to-illinois-avenue",

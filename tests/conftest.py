@@ -26,6 +26,25 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.slow)
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config):
+    """The quick run (`-m "not slow"`) spreads over the machine's cores with pytest-xdist
+    (about half the time on 2 cores), unless `-n` says otherwise (`-n 0`: one process). The
+    whole suite stays in one process: its real servers and browsers are timed for it."""
+    quick = config.option.markexpr == "not slow"
+    if (
+        quick
+        and config.pluginmanager.hasplugin("xdist")
+        and config.option.numprocesses is None
+        and not config.option.collectonly
+        and not hasattr(config, "workerinput")
+    ):
+        config.option.numprocesses = "auto"
+        # A file's tests on one worker: a module's fixtures (a 5,000-event snapshot) are made once.
+        if config.option.dist == "no":
+            config.option.dist = "loadfile"
+
+
 @pytest.fixture
 def db_path(tmp_path):
     return tmp_path / "banker.db"

@@ -7,6 +7,7 @@ value and what to do, and exit status 1 (banker/__main__.py)."""
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import pwd
 import socket
@@ -15,6 +16,7 @@ from pathlib import Path
 
 from banker import settings
 from banker.store import StoreError
+from banker.store.errors import is_disk_full
 
 
 class Fatal(Exception):
@@ -90,6 +92,14 @@ def database_file(db: str, must_exist: bool) -> Path:
     return path
 
 
+def disk_full(db: str, reason: str) -> str:
+    """The sentence of a database that cannot be written for want of room."""
+    return (
+        f"The disk holding the database {db} is full ({reason}): free some space on it, or "
+        "choose another place with --db FILE."
+    )
+
+
 def guarded(db: str, make):
     """make(), turning the database's problems into one sentence."""
     try:
@@ -102,11 +112,15 @@ def guarded(db: str, make):
             "readable and writable by that user, or choose another place with --db FILE."
         ) from None
     except OSError as e:  # the folder cannot be created
+        if e.errno == errno.ENOSPC:
+            raise Fatal(disk_full(db, e.strerror)) from None
         raise Fatal(
             f"Cannot create the folder {Path(db).parent} for the database "
             f"({e.strerror or e}): choose another place with --db FILE."
         ) from None
     except sqlite3.Error as e:
+        if is_disk_full(e):
+            raise Fatal(disk_full(db, str(e))) from None
         if getattr(e, "sqlite_errorname", "").startswith("SQLITE_READONLY"):
             raise Fatal(
                 f"The database {db} is read-only for {user()} ({e}): make it and its folder "

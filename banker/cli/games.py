@@ -33,12 +33,14 @@ def banker_link(base: str, game_id: str, token: str) -> str:
 
 
 def games(args: argparse.Namespace) -> None:
-    """List the stored games; or give one a new Banker link; or remove some."""
+    """List the stored games; or give a seat of one a new link; or remove some."""
     from banker.serving import server_of
     from banker.store import Store
 
     db = str(args.db)
     check_port(args.port)
+    if args.player is not None and not args.new_link:
+        raise Fatal("--player goes with --new-link GAME: it says whose new link it is.")
     database_file(db, must_exist=True)  # never made here: a mistyped path is said so
     pid = server_of(db)  # asked before this process opens the file with SQLite
     # A running server is asked who it is before the file is opened: through a hard link (a
@@ -97,27 +99,48 @@ def list_games(store, args: argparse.Namespace, server: dict | None) -> None:
 
 
 def new_link(store, args: argparse.Namespace, server: dict | None) -> None:
-    """Replace a game's Banker token: through the running server when there is one (so that
-    it forgets the old token at once), else in the database."""
+    """Replace a game's Banker token, or (--player) a player's: through the running server
+    when there is one (so that it forgets the old token at once), else in the database."""
     from banker.store import GameNotFound
     from banker.web.common.qr import print_qr
 
     game_id = args.new_link
     try:
-        store.banker_token(game_id)
+        players = store.players(game_id)
     except GameNotFound:
         raise Fatal(
             f"There is no game {game_id!r} in {args.db} (`banker games` lists them)."
         ) from None
+    seat, whose = "banker", "New Banker link"
+    if args.player is not None:
+        player = seat_of(players, args.player)
+        if player is None:
+            names = ", ".join(f"{p['name']} ({p['id']})" for p in players)
+            raise Fatal(
+                f"Game {game_id} has no player {args.player!r}: give --player one of {names}."
+            )
+        seat, whose = player["id"], f"New link for {player['name']} ({player['id']})"
     if server is not None:
-        token = through_server(args.db, server["pid"], {"op": "new_link", "game": game_id})["token"]
+        request = {"op": "new_link", "game": game_id, "seat": seat}
+        token = through_server(args.db, server["pid"], request)["token"]
     else:
-        token = store.new_token(game_id, "banker")
-    link = banker_link(base_url(args, server), game_id, token)
-    print(f"New Banker link for game {game_id} (the old one no longer works):")
+        token = store.new_token(game_id, seat)
+    base = base_url(args, server)
+    link = banker_link(base, game_id, token) if seat == "banker" else f"{base}/join/{token}"
+    print(f"{whose} for game {game_id} (the old one no longer works):")
     print(f"  {link}")
     if not args.no_qr:
         print_qr(link, sys.stdout)
+
+
+def seat_of(players: list[dict], given: str) -> dict | None:
+    """The player `given` names: their id (p2), else their name, in any case."""
+    wanted = given.strip().casefold()
+    for key in ("id", "name"):
+        for p in players:
+            if p[key].casefold() == wanted:
+                return p
+    return None
 
 
 def chosen_games(store, args: argparse.Namespace) -> list[dict]:
@@ -179,7 +202,8 @@ def games_parser(commands) -> None:
         help="list the stored games with their Banker links; new links; remove old games",
         description="List the games in the database: id, players, status, version and last "
         "change, each with its Banker link and a QR code of it. With --new-link GAME, give "
-        "that game a new Banker link (the old one stops working). With --remove or "
+        "that game a new Banker link, or with --player NAME a player's (the old one stops "
+        "working). With --remove or "
         "--finished-older-than, remove games for good after a prompt. While banker serve runs "
         "on the database, both go through it (run them as the user that runs it).",
     )
@@ -207,7 +231,8 @@ def games_parser(commands) -> None:
     actions.add_argument(
         "--new-link",
         metavar="GAME",
-        help="give game GAME a new Banker link; the old link stops working",
+        help="give game GAME a new Banker link (or, with --player, a player's); the old link "
+        "stops working",
     )
     actions.add_argument(
         "--remove", metavar="ID", nargs="+", help="remove these games (after a prompt)"
@@ -218,6 +243,13 @@ def games_parser(commands) -> None:
         type=int,
         default=None,
         help="remove the finished games whose last change is older than DAYS days (after a prompt)",
+    )
+    g.add_argument(
+        "--player",
+        metavar="NAME",
+        default=None,
+        help="with --new-link: the player (their name, or id such as p2) who needs a new link, "
+        "their phone lost",
     )
     g.add_argument("--yes", action="store_true", help="remove without asking")
     g.set_defaults(run=games, command="games")

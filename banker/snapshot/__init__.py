@@ -217,12 +217,12 @@ def _changed(refused: str | None, where: str | None) -> SnapshotError:
 
 def _resumed_as_recorded(release: str, refused: str | None, where: str | None) -> dict:
     """The event an import answers with when an earlier release's rules led elsewhere."""
-    why = refused or f"its commands lead elsewhere under this release's rules (at {where})"
+    why = refused or f"its commands lead elsewhere under this release's rules, at {where}"
     return {
         "type": "resumed_as_recorded",
         "text": f"This game was saved by banker {release}, whose rules differ from this "
-        f"release's ({why}): it resumes exactly as recorded, and this release's rules apply "
-        "from here on.",
+        f"release's: {why.rstrip('.')}. It resumes exactly as recorded, and this release's "
+        "rules apply from here on.",
     }
 
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import sqlite3
 from pathlib import Path
@@ -10,6 +11,7 @@ from pathlib import Path
 import sqlite_utils
 
 from banker.store import migrations
+from banker.store.errors import DiskFull, is_disk_full
 
 
 def backup(database: str | Path, destination: str | Path) -> int:
@@ -29,18 +31,25 @@ def backup(database: str | Path, destination: str | Path) -> int:
     try:
         with migrations.explained(str(database)):
             migrations.check(src, str(database))  # banker's, whole: else nothing is written
-        dst = sqlite3.connect(partial)
         try:
-            src.conn.backup(dst)
-            # The copy stands alone: no -wal file beside it (a server turns WAL back on).
-            dst.execute("PRAGMA journal_mode=DELETE")
-            (verdict,) = dst.execute("PRAGMA integrity_check").fetchone()
-            if verdict != "ok":
-                raise sqlite3.DatabaseError(f"The copy failed its integrity check: {verdict}")
-            games = dst.execute("select count(*) from games").fetchone()[0]
-        finally:
-            dst.close()
-        os.replace(partial, target)
+            # Born 0600, whatever the umask: the copy holds every game's tokens.
+            os.close(os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+            dst = sqlite3.connect(partial)
+            try:
+                src.conn.backup(dst)
+                # The copy stands alone: no -wal file beside it (a server turns WAL back on).
+                dst.execute("PRAGMA journal_mode=DELETE")
+                (verdict,) = dst.execute("PRAGMA integrity_check").fetchone()
+                if verdict != "ok":
+                    raise sqlite3.DatabaseError(f"The copy failed its integrity check: {verdict}")
+                games = dst.execute("select count(*) from games").fetchone()[0]
+            finally:
+                dst.close()
+            os.replace(partial, target)
+        except (sqlite3.Error, OSError) as e:  # the copy's side: its disk full is said so
+            if is_disk_full(e) or getattr(e, "errno", None) == errno.ENOSPC:
+                raise DiskFull(e.strerror if isinstance(e, OSError) else str(e)) from None
+            raise
     finally:
         src.conn.close()
         partial.unlink(missing_ok=True)

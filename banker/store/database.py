@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -17,6 +19,9 @@ import sqlite_utils
 from banker import settings
 from banker.store import migrations
 from banker.store.errors import DiskFull, is_disk_full
+
+log = logging.getLogger("banker.store")
+FULL_LOG_SECONDS = 60
 
 
 def default_database_path() -> Path:
@@ -63,6 +68,7 @@ class Database:
         self._local = threading.local()
         self._connections: list[sqlite3.Connection] = []
         self._connections_lock = threading.Lock()
+        self._said_full = -FULL_LOG_SECONDS  # when the log last said the disk is full
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         with migrations.explained(self.path):
@@ -113,7 +119,7 @@ class Database:
             except BaseException as e:
                 db.conn.rollback()
                 if is_disk_full(e):
-                    raise DiskFull() from None
+                    raise self._full() from None
                 raise
 
     def write(self, work: Callable[[sqlite_utils.Database], None]) -> None:
@@ -139,12 +145,11 @@ class Database:
                         batch = self.commit_batch(db, batch)
                 except BaseException as e:  # could not even begin: none of them is written
                     for item in batch:
-                        item.error, item.done = DiskFull() if is_disk_full(e) else e, True
+                        item.error, item.done = self._full() if is_disk_full(e) else e, True
         if mine.error is not None:
             raise mine.error
 
-    @staticmethod
-    def commit_batch(db: sqlite_utils.Database, batch: list[_Work]) -> list[_Work]:
+    def commit_batch(self, db: sqlite_utils.Database, batch: list[_Work]) -> list[_Work]:
         """One transaction of every work in `batch`; the works still to run when one failed
         (it is marked with its error and all is rolled back), else []."""
         db.conn.execute("BEGIN IMMEDIATE")
@@ -153,18 +158,30 @@ class Database:
                 item.work(db)
             except BaseException as e:
                 db.conn.rollback()
-                item.error, item.done = DiskFull() if is_disk_full(e) else e, True
+                item.error, item.done = self._full() if is_disk_full(e) else e, True
                 return batch[:i] + batch[i + 1 :]
         try:
             db.conn.commit()
         except BaseException as e:
             db.conn.rollback()
-            error = DiskFull() if is_disk_full(e) else e
+            error = self._full() if is_disk_full(e) else e
             for item in batch:
                 item.error = error
         for item in batch:
             item.done = True
         return []
+
+    def _full(self) -> DiskFull:
+        """The refusal of a write that found the disk full, said in the server's log too (at
+        most one line a minute: a full disk refuses every command until space is freed)."""
+        now = time.monotonic()
+        if now - self._said_full >= FULL_LOG_SECONDS:
+            self._said_full = now
+            log.error(
+                "The disk holding the database %s is full: commands are refused (507 "
+                "disk_full) and nothing is recorded until some space is freed on it.", self.path
+            )  # fmt: skip
+        return DiskFull()
 
     def one(self, sql: str, params=()) -> dict | None:
         """The first row of a query as a dict, or None."""
@@ -180,6 +197,19 @@ class Database:
                 db.conn.execute(f"PRAGMA user_version = {migrations.SCHEMA_VERSION}")
             finally:
                 db.conn.rollback()
+
+    def answers(self) -> int:
+        """The games counted through a connection of its own, read-only and opened now (no page
+        this process keeps in memory): what a health check asks. sqlite3.Error when the file
+        does not answer (gone, damaged, unreadable)."""
+        if self.path == ":memory:":
+            return self.connection()["games"].count
+        uri = Path(self.path).absolute().as_uri() + "?mode=ro"
+        conn = sqlite3.connect(uri, uri=True, timeout=2)
+        try:
+            return conn.execute("select count(*) from games").fetchone()[0]
+        finally:
+            conn.close()
 
     def close(self) -> None:
         """Close every connection this store opened."""

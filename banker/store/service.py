@@ -28,7 +28,7 @@ REMEMBERED_ANSWERS = 300  # per game: the answers of its latest keyed commands, 
 # The parts' calls the app makes, offered on the Store as they are (store.role(...) is
 # store.tokens.role(...)): a thin facade, so that a caller needs only the Store.
 OFFERED = {
-    "database": ("check_writable", "close"),
+    "database": ("check_writable", "answers", "close"),
     "games": ("state", "version", "tell", "mark_moved", "moved_to", "saw", "following"),
     "tokens": (
         "role", "players", "new_token", "rotate_player_token", "banker_token", "display_token",

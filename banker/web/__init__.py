@@ -7,7 +7,7 @@
     snapshots/  pause and resume in the browser
     common/     what every blueprint may use: leaf modules that import no blueprint
 
-A blueprint imports common/ and the core, never another blueprint (tests/test_structure.py).
+A blueprint imports common/ and the core, never another blueprint (tests/project/test_structure.py).
 """
 
 from banker.web.app import create_app

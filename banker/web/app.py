@@ -5,6 +5,7 @@ player, display, snapshots); everything else they share is in banker.web.common.
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 from flask import Flask, current_app, jsonify, request, url_for
@@ -25,6 +26,7 @@ from banker.web.common import (
     template_globals,
 )
 from banker.web.common.fastpoll import IdlePolls
+from banker.web.common.guards import DATABASE_UNAVAILABLE
 
 PACKAGE = Path(banker.__file__).resolve().parent
 # In a clone (or an editable install) templates/ and static/ sit at the top of the repository,
@@ -67,6 +69,7 @@ def create_app(config: dict | None = None) -> Flask:
     # Browsers ask for /favicon.ico on their own (a JSON answer opened in a tab, say).
     app.add_url_rule("/favicon.ico", "favicon", lambda: app.send_static_file("favicon.ico"))
     app.add_url_rule("/manifest.webmanifest", "manifest", manifest)
+    app.add_url_rule("/healthz", "healthz", healthz)
     limits.install(app)
     rates.install(app)
     guards.install(app)
@@ -108,6 +111,18 @@ def _static_cache(response):
 
 
 THEME = "#0b6b3a"  # the table's green (static/site.css --accent)
+
+
+def healthz():
+    """For monitors and the proxy: 200 {"ok": true, "version"} when the database answers a
+    read, 503 {"ok": false, "version", "error"} when it does not (the cause in the log)."""
+    try:
+        current_app.extensions[store.EXTENSION].answers()
+    except sqlite3.Error as e:
+        current_app.logger.error("The health check found the database failing: %s", e)
+        answer = {"ok": False, "version": banker.__version__, "error": DATABASE_UNAVAILABLE}
+        return jsonify(answer), 503, {"Cache-Control": "no-store", "Retry-After": "5"}
+    return jsonify({"ok": True, "version": banker.__version__}), 200, {"Cache-Control": "no-store"}
 
 
 def manifest():

@@ -10,7 +10,7 @@ import copy
 import pytest
 
 from banker.snapshot.shape import SNAPSHOT
-from tests.app.test_snapshots import SCRIPT, games_in, get_snapshot, import_snapshot, played  # noqa: F401
+from tests.app.test_snapshots import SCRIPT, games_in, import_snapshot, script_snapshot  # noqa: F401
 
 # The objects of a snapshot the description names, and how to reach the first of each.
 OBJECTS = {
@@ -29,9 +29,9 @@ OPTIONAL = [
 
 
 @pytest.fixture
-def exported(played):  # noqa: F811  (the fixture of tests/app/test_snapshots.py)
-    """A snapshot of the SCRIPT's game (tests/app/test_snapshots.py)."""
-    return get_snapshot(played)
+def exported(script_snapshot):  # noqa: F811  (the fixture of tests/app/test_snapshots.py)
+    """A snapshot of the SCRIPT's game (tests/app/test_snapshots.py), the test's own copy."""
+    return copy.deepcopy(script_snapshot)
 
 
 def test_the_openapi_snapshot_is_the_snapshot_modules_own_description(client):

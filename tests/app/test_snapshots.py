@@ -15,7 +15,7 @@ import banker
 from banker import snapshot
 from banker.web import create_app
 from tests.game import Game
-from tests.table_web import CREATED_FIELDS
+from tests.table_web import CREATED_FIELDS, FlaskTable
 
 # Ann buys Baltic, Bob draws a Get Out of Jail Free card and buys Reading Railroad, Ann buys
 # Mediterranean and builds three houses, Bob mortgages his railroad, goes to Jail and fails a
@@ -48,14 +48,30 @@ def games_in(db_path) -> int:
         return conn.execute("select count(*) from games").fetchone()[0]
 
 
-@pytest.fixture
-def played(new_game):
+def play_script(g: Game) -> Game:
     """The SCRIPT played through the API (with an expected_version on one command)."""
-    g = new_game(["Ann", "Bob"])
     for i, command in enumerate(SCRIPT):
         extra = {"expected_version": i} if i == 3 else {}
         g.do({**command, **extra})
     return g
+
+
+@pytest.fixture
+def played(new_game):
+    """The SCRIPT played in the test's own app."""
+    return play_script(new_game(["Ann", "Bob"]))
+
+
+@pytest.fixture(scope="session")
+def script_snapshot(tmp_path_factory) -> dict:
+    """The SCRIPT's game as a snapshot document, played once for every test that only reads
+    it (copy.deepcopy it before changing it)."""
+    folder = tmp_path_factory.mktemp("script")
+    app = create_app({"TESTING": True, "DATABASE": str(folder / "banker.db")})
+    try:
+        return get_snapshot(play_script(Game(FlaskTable(app.test_client()), ["Ann", "Bob"])))
+    finally:
+        app.extensions["banker.store"].close()
 
 
 def get_snapshot(g, token=None):
@@ -348,9 +364,9 @@ NOT_REPRODUCED = [
     ids=[f"{p}-{c}" for p, _, c, _ in MALFORMED + NOT_REPRODUCED],
 )
 def test_a_damaged_snapshot_is_refused_with_a_message_naming_the_problem_and_nothing_is_created(
-    played, client, db_path, path, value, status, code, words
+    script_snapshot, client, db_path, path, value, status, code, words
 ):
-    doc = get_snapshot(played)
+    doc = copy.deepcopy(script_snapshot)
     assert len(doc["events"]) == 32  # what the messages above count on
     games = games_in(db_path)
     r = import_snapshot(client, mutate(doc, path, value))

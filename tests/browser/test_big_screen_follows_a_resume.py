@@ -4,6 +4,7 @@ carries the Free Parking pot."""
 
 from __future__ import annotations
 
+import json
 import re
 
 from .conftest import both_schemes, played
@@ -70,3 +71,34 @@ def test_the_big_screen_follows_a_game_paused_and_resumed_from_its_file(
         both_schemes(page, "resume-banker-big-screen-link", full_page=False)
     finally:
         tv_context.close()
+
+
+def test_resuming_a_file_an_earlier_release_led_elsewhere_says_so_then_opens_the_table(
+    live_server, phone, new_api_game, check_screen, tmp_path
+):
+    game = new_api_game(["Ann", "Bob"])
+    table = played(live_server, game)
+    for body in [
+        {"type": "start", "first": "p1"},
+        {"type": "roll", "player": "p1", "dice": [1, 2]},
+        {"type": "buy"},
+    ]:
+        table.do(body)
+    doc = live_server.store.snapshot(game["game_id"])
+    doc["format_version"] = 1  # as release 0.1.0 saved it, whose rules charged Ann 10 less
+    del doc["banker_version"]
+    doc["state"]["players"][0]["cash"] += 10
+    saved = tmp_path / "old.json"
+    saved.write_text(json.dumps(doc))
+    page = phone.new_page()
+    page.goto(live_server.url + "/")
+    page.locator('input[name="snapshot"]').set_input_files(saved)
+    page.get_by_role("button", name="Resume the game").click()
+    said = page.locator("#resumed-1")
+    said.wait_for()
+    assert said.inner_text().startswith("This game was saved by banker 0.1.0")
+    check_screen(page, "resume-as-recorded")
+    both_schemes(page, "resume-as-recorded")
+    page.get_by_role("link", name="Open the resumed game").tap()
+    page.wait_for_url(re.compile(r"/games/[a-z2-9]+$"))
+    assert "1,450" in page.content()

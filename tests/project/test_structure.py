@@ -6,6 +6,7 @@ where the app factory registers the blueprints, no module over 500 lines, no fun
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 from pathlib import Path
 
@@ -26,9 +27,17 @@ APP_FACTORY = ("banker.web.app", "create_app")
 LATE_IMPORTS = {
     "banker.__main__": "every command",
     "banker.cli.games": "every command",
+    "banker.cli.error_pages": "error_pages",
 }
 
 
+@functools.cache
+def _tree(path: Path) -> ast.Module:
+    """A module's syntax tree, parsed once for all the tests here."""
+    return ast.parse(path.read_text())
+
+
+@functools.cache
 def _modules() -> dict[str, Path]:
     found = {}
     for path in sorted(PACKAGE.rglob("*.py")):
@@ -59,7 +68,7 @@ def _imports(name: str, path: Path, known: set[str], anywhere: bool = False) -> 
     statement, inside functions too, and the packages that hold it when named outright (a
     blueprint that reads `banker.web`'s names depends on the app factory that imports it)."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    tree = ast.parse(path.read_text())
+    tree = _tree(path)
     nodes = ast.walk(tree) if anywhere else tree.body
     found = set()
     for node in nodes:
@@ -75,7 +84,7 @@ def _imports(name: str, path: Path, known: set[str], anywhere: bool = False) -> 
 def _imports_in_functions(path: Path) -> list[tuple[str, str]]:
     """(function, the import statement) for every import inside a function of the module."""
     found = []
-    for fn in ast.walk(ast.parse(path.read_text())):
+    for fn in ast.walk(_tree(path)):
         if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
             for node in ast.walk(fn):
                 if isinstance(node, (ast.Import, ast.ImportFrom)):
@@ -248,7 +257,7 @@ def _too_long() -> list[str]:
         source = path.read_text()
         if len(source.splitlines()) > MAX_MODULE_LINES:
             found.append(rel)
-        for node in ast.walk(ast.parse(source)):
+        for node in ast.walk(_tree(path)):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 if node.end_lineno - node.lineno + 1 > MAX_FUNCTION_LINES:
                     found.append(f"{rel}:{node.name}")
@@ -290,7 +299,7 @@ def test_imports_at_any_depth_are_found_in_functions_and_when_they_name_a_packag
 def test_the_stores_parts_touch_no_private_name_of_another_object():
     found = []
     for path in sorted((PACKAGE / "store").glob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in ast.walk(_tree(path)):
             if (
                 isinstance(node, ast.Attribute)
                 and node.attr.startswith("_")
@@ -314,7 +323,7 @@ def test_only_the_one_command_path_calls_store_execute():
     for name, path in _modules().items():
         if name.startswith("banker.store"):
             continue
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in ast.walk(_tree(path)):
             if (
                 isinstance(node, ast.Call)
                 and isinstance(node.func, ast.Attribute)

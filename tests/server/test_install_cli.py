@@ -33,7 +33,7 @@ def test_there_is_one_version_number_and_banker_version_prints_it(tmp_path):
 
 def test_every_command_and_option_has_help_text(tmp_path):
     commands = parser()._subparsers._group_actions[0]
-    assert set(commands.choices) == {"serve", "backup", "games"}
+    assert set(commands.choices) == {"serve", "backup", "games", "error-pages"}
     for name, sub in commands.choices.items():
         assert sub.description, name
         for action in sub._actions:

@@ -13,7 +13,7 @@ from banker import snapshot
 from banker.rules import Refusal, public_state, view_for
 from banker.web.api.openapi import openapi_document
 from banker.web.common.commands import answer_text, json_object, run_command
-from banker.web.common.errors import ApiError, error_response
+from banker.web.common.errors import ApiError, error_response, no_game
 from banker.web.common.links import seat_url
 from banker.web.common.seats import bearer_seat, bearer_token
 from banker.web.common.store import get_store
@@ -25,7 +25,10 @@ CREATE_FIELDS = {"edition", "players", "options"}
 
 @bp.errorhandler(Refusal)  # the core's, the store's, the snapshot's and the API's own
 def _refused(e):
-    response, status = error_response(e.status, e.code, e.message)
+    message = e.message
+    if e.code == "game_not_found" and "game_id" in (request.view_args or {}):
+        message = no_game(request.view_args["game_id"])  # perhaps on another process
+    response, status = error_response(e.status, e.code, message)
     if status == 401:
         response.headers["WWW-Authenticate"] = "Bearer"
     return response, status

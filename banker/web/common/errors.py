@@ -9,6 +9,7 @@ from flask import current_app, jsonify, request
 from htmx_flask import make_response as htmx_response
 from werkzeug.exceptions import HTTPException
 
+from banker.control import where_is
 from banker.rules import Refusal
 from banker.store import DiskFull
 from banker.web.common.guards import DATABASE_UNAVAILABLE, error_page, http_error_page
@@ -37,6 +38,22 @@ class ApiError(Refusal):
 def error_response(status: int, code: str, message: str):
     """The contract's error body: {"error": {"code", "message"}} with that HTTP status."""
     return jsonify({"error": {"code": code, "message": message}}), status
+
+
+def no_game(game_id: str) -> str:
+    """The sentence of a game this server does not hold: it may be on another process of the
+    same installation (docs/scaling.md), whose address is then named when one of them, serving
+    a database in the same folder, says it holds it (banker.control.where_is)."""
+    here = current_app.config.get("PUBLIC_URL") or request.host_url.rstrip("/")
+    sentence = f"There is no game {game_id!r} on this server ({here})."
+    database = current_app.config.get("DATABASE", "")
+    if len(game_id) <= 32 and game_id.isalnum() and database not in ("", ":memory:"):
+        elsewhere = where_is(database, game_id)
+        if elsewhere:
+            sentence += (
+                f" It is on the server at {elsewhere}: use that address (its links carry it)."
+            )
+    return sentence
 
 
 def _http_error(e: HTTPException):

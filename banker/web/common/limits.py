@@ -95,7 +95,7 @@ def install(app: Flask) -> None:
     redact_logs(app.logger, logging.getLogger("uvicorn.error"), logging.getLogger("werkzeug"))
 
 
-def _refuse(status: int, code: str, message: str, retry_after: float | None = None):
+def refuse(status: int, code: str, message: str, retry_after: float | None = None):
     """The refusal in the API's JSON shape, or as a page for the forms."""
     if request.path.startswith("/api/"):
         response, _ = error_response(status, code, message)
@@ -115,10 +115,7 @@ def too_many(code: str, done: str, wait: float):
         f"{math.ceil(wait / 60)} minutes" if wait > 120 else f"{max(1, math.ceil(wait))} seconds"
     )
     said = f"This device has {done}, the most allowed; try again in {later}."
-    return _refuse(429, code, said, wait)
-
-
-refuse = _refuse  # (for banker.web.common.rates)
+    return refuse(429, code, said, wait)
 
 
 def _before_body(app: Flask):
@@ -186,7 +183,7 @@ def _lone_surrogates():
     except Exception:  # too large: the view's own check answers that
         return None
     if SURROGATE_ESCAPE.search(data) and has_lone_surrogate(data):
-        return _refuse(400, "bad_text", NOT_TEXT)
+        return refuse(400, "bad_text", NOT_TEXT)
     return None
 
 
@@ -226,7 +223,7 @@ def _encodes(text: str) -> bool:
 
 def _not_text(e: UnicodeEncodeError):
     """Text that reached the store but cannot be saved as UTF-8: 400, never 500."""
-    return _refuse(400, "bad_text", NOT_TEXT)
+    return refuse(400, "bad_text", NOT_TEXT)
 
 
 def client_key(environ: dict | None = None) -> str | None:
@@ -260,7 +257,7 @@ def _creation_refusal():
     store = get_store()
     games = store.game_count()
     if games >= config["MAX_GAMES"]:
-        return _refuse(
+        return refuse(
             503,
             "server_full",
             f"This server already holds {games:,} games, its ceiling, so no new game can start; "
@@ -269,7 +266,7 @@ def _creation_refusal():
         )
     size = database_bytes(store.path)
     if size >= config["MAX_DB_BYTES"]:
-        return _refuse(
+        return refuse(
             507,
             "disk_full",
             f"The games database has reached its ceiling of {config['MAX_DB_BYTES'] // 2**20:,} "
@@ -282,7 +279,7 @@ def _import_refusal():
     if request.endpoint not in IMPORTING:
         return None
     if not current_app.extensions["banker.imports"].acquire(timeout=0.2):
-        return _refuse(
+        return refuse(
             503,
             "busy",
             "The server is resuming other games right now; try again in a few seconds.",

@@ -7,6 +7,7 @@ from flask import Blueprint, redirect, render_template, request, url_for
 from htmx_flask import make_response as htmx_response
 
 from banker.web.common.links import keep_private
+from banker.web.common.seats import link_token
 from banker.web.common.store import get_store
 
 bp = Blueprint("display", __name__)
@@ -21,7 +22,7 @@ def _follow_a_resumed_game():
     if request.endpoint not in ("display.show", "display.version"):
         return None
     store = get_store()
-    game_id = store.game_for_display_token((request.view_args or {}).get("token", ""))
+    game_id = store.game_for_display_token(link_token())
     moved_to = store.moved_to(game_id) if game_id else None
     if moved_to is None:
         return None

@@ -120,7 +120,8 @@ def resume_form():
 
 @bp.post("/resume")
 def resume():
-    """Upload a snapshot file: a new game in that state, then on to its table (303)."""
+    """Upload a snapshot file: a new game in that state, then on to its table (303), or a page
+    saying how it resumed when the import says something (then one tap on to the table)."""
     request.max_content_length = snapshot.MAX_BYTES + _FORM_OVERHEAD
     try:
         upload = request.files.get("snapshot")
@@ -138,4 +139,8 @@ def resume():
         return _resume_page(e.status, f"{e.message} Nothing was resumed.")
     game_id = created["game_id"]
     _mark_source_moved(doc, game_id)
-    return redirect(url_for("table.game", game_id=game_id, token=created["banker_token"]), 303)
+    table_url = url_for("table.game", game_id=game_id, token=created["banker_token"])
+    if created["events"]:  # how it resumed (an earlier release's rules led elsewhere): say so
+        said = created["events"]
+        return render_template("snapshots/resumed.html", said=said, table_url=table_url)
+    return redirect(table_url, 303)

@@ -6,9 +6,12 @@ from __future__ import annotations
 from flask import Blueprint, Response, request, url_for
 from htmx_flask import make_response as htmx_response
 
+from banker.store import GameNotFound
+from banker.web.common.errors import no_game
 from banker.web.common.guards import error_page
 from banker.web.common.links import keep_private
 from banker.web.common.seats import MOVED, as_banker, banker_token_replaced, remember_banker
+from banker.web.common.store import get_store
 
 bp = Blueprint("table", __name__)
 
@@ -46,6 +49,17 @@ def _forbidden(e):
     return error_page(403, "Open this game from its Banker link (the one with ?token=).")
 
 
+def game_here(game_id: str) -> bool:
+    try:
+        get_store().version(game_id)
+    except GameNotFound:
+        return False
+    return True
+
+
 @bp.errorhandler(404)
 def _not_found(e):
+    game_id = (request.view_args or {}).get("game_id")
+    if game_id and not game_here(game_id):
+        return error_page(404, no_game(game_id))  # perhaps on another process
     return error_page(404, "There is no such game or player here.")
