@@ -58,14 +58,11 @@ import asyncio
 from collections import Counter
 from typing import NamedTuple
 
-from werkzeug.http import parse_cookie
-
 from banker.net import clients, refusals
 from banker.store import FOLLOWING_SECONDS, GameNotFound, same_token
+from banker.web.common import seats
 from banker.web.common.hygiene import SECURITY_HEADERS
 
-SUFFIX = "/events"
-KINDS = ("/games/", "/join/", "/display/")
 RETRY_MS = 1000  # the browser reconnects after a drop within a second
 _STREAM_HEADERS = [
     (b"content-type", b"text/event-stream; charset=utf-8"),
@@ -90,15 +87,6 @@ class Page(NamedTuple):
 
 # Audiences rendered first to last: the cheap views first, so most pages have theirs sooner.
 _ORDER = {"join": 0, "display": 1, "games": 2}
-
-
-def match(path: str) -> tuple[str, str] | None:
-    """(kind, game id or token) of a push stream's path, else None."""
-    if not path.endswith(SUFFIX) or path.count("/") != 3 or not path.startswith(KINDS):
-        return None
-    kind, _, rest = path[1:].partition("/")
-    key = rest[: -len(SUFFIX)]
-    return (kind, key) if key else None
 
 
 class _Stream:
@@ -426,8 +414,7 @@ class Hub:
             if kind == "display":
                 game = store.game_for_display_token(key)
                 return None if game is None else (game, None, key)
-            cookies = parse_cookie((cookie or b"").decode("latin-1"))
-            token = cookies.get(f"banker_{key}")
+            token = seats.banker_cookie_token((cookie or b"").decode("latin-1"), key)
             if token and same_token(token, store.banker_token(key)):
                 return key, None, token
         except GameNotFound:
