@@ -17,9 +17,9 @@ from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from typing import TextIO
 
+from banker.web.common.link_shapes import redact
+
 SECRET = "***"
-_TOKEN_IN_PATH = re.compile(r"(/(?:join|display)/)[^/]+")
-_TOKEN_IN_QUERY = re.compile(r"(^|&)(token=)[^&]*", re.IGNORECASE)
 _UNPRINTABLE = re.compile(r'[\x00-\x1f\x7f-\xff"\\]')
 
 
@@ -30,9 +30,9 @@ def _printable(text: str) -> str:
 
 def request_target(environ: dict) -> str:
     """The path and query the client asked for, tokens written ***."""
-    path = _TOKEN_IN_PATH.sub(rf"\g<1>{SECRET}", environ.get("PATH_INFO", "") or "/")
+    path = redact(environ.get("PATH_INFO", "") or "/", SECRET)
     path = environ.get("SCRIPT_NAME", "") + path
-    query = _TOKEN_IN_QUERY.sub(rf"\g<1>\g<2>{SECRET}", environ.get("QUERY_STRING", ""))
+    query = redact(environ.get("QUERY_STRING", ""), SECRET)
     return _printable(f"{path}?{query}" if query else path)
 
 

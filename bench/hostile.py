@@ -11,6 +11,11 @@
 - bytes stored per command on a long game;
 - games created per minute from one address.
 
+Its last rows are bench.hostile_serve's and bench.hostile_edge's (issue 33's attacks at the
+edge: slow bodies, a long game's costly answers, answers nobody reads, floods of the home page,
+bad Host headers, unreadable X-Forwarded-For, loops of new links and imports,
+`Expect: 100-continue`, the database's file modes), each through a real server.
+
 The snapshot makers are shared with tests/app/test_hostile_import.py and
 tests/server/test_hostile_serve.py.
 """
@@ -320,9 +325,10 @@ def rows() -> list[tuple[str, str, str]]:
     )
     created, refused = creates_per_minute()
     out.append(("games created per minute, one address", "30", f"{created} ({refused} got 429)"))
-    from bench import hostile_serve  # through a real server: the serving half of issue 22
+    # Through a real server: the serving half of issue 22, and the edge of issue 33.
+    from bench import hostile_edge, hostile_serve
 
-    return out + hostile_serve.rows()
+    return out + hostile_serve.rows() + hostile_edge.rows()
 
 
 def main() -> int:

@@ -72,10 +72,23 @@ class BankerWatch(threading.Thread):
             else:
                 self.failed += 1
 
+    def check(self, url: str) -> None:
+        """Whether the Banker's game moved by the Banker's commands alone (`untouched`)."""
+        try:
+            status, _, state = call(f"{url}/api/v1/games/{self.game['game_id']}",
+                                    token=self.game["banker_token"], timeout=60)  # fmt: skip
+        except OSError:  # the server does not answer: nothing to say
+            self.untouched = None
+            return
+        self.untouched = status == 200 and state["version"] == 1 + len(self.ms) + self.failed
+
     def said(self) -> str:
         xs = sorted(self.ms) or [float("nan")]
-        return (f"Banker answered {len(self.ms)}x (p50 {xs[len(xs) // 2]:.0f} ms, max "
+        said = (f"Banker answered {len(self.ms)}x (p50 {xs[len(xs) // 2]:.0f} ms, max "
                 f"{xs[-1]:.0f} ms), {self.failed} not")  # fmt: skip
+        if hasattr(self, "untouched"):
+            said += f", its game moved by the Banker alone: {self.untouched}"
+        return said
 
 
 def silent_sockets(count: int = 1010, seconds: float = 10.0) -> tuple:

@@ -23,6 +23,12 @@ request, so it is not idle; the streams have their own cap per client (banker.ne
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
+import socket
+import struct
+import termios
+
 import httptools
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
@@ -177,27 +183,48 @@ class Connection(HttpToolsProtocol):
     # -- refusals and deadlines -----------------------------------------------------------
 
     def cut(self, why: str) -> None:
-        """Drop the connection at once, whatever it has not sent (its buffers freed)."""
+        """Drop the connection at once, whatever it has not sent: a reset, so that the system
+        frees its buffers too (a plain close would keep them until it gave up, minutes)."""
         self.refused = True
         self._deadline(None)
         tripped(f"cut off: {why} in {self.limits.write_seconds:g} s", self._client())
-        if self.transport is not None:
-            self.transport.abort()
+        if self.cycle is not None:  # the app's answer ends here (uvicorn need not say so)
+            self.cycle.response_started = self.cycle.response_complete = True
+        transport = self.transport
+        if transport is not None:
+            sock = transport.get_extra_info("socket")
+            with contextlib.suppress(OSError, AttributeError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            transport.abort()
+
+    def keep_send_buffer(self, size: int) -> None:
+        """At most `size` bytes of this connection's answers waiting in the system's send
+        buffer (its default grows to 4 MB per connection)."""
+        sock = self.transport.get_extra_info("socket") if self.transport else None
+        with contextlib.suppress(OSError, AttributeError):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, size)
 
     def watch_unsent(self, seconds: float) -> None:
-        """Cut the connection if the answer written last is not all taken within `seconds`."""
-        transport = self.transport
-        if transport is None or transport.is_closing():
-            return
-        unsent = transport.get_write_buffer_size()
+        """Cut the connection if what it has not sent of its latest answer (here or in the
+        system's send buffer) has not shrunk in `seconds`."""
+        unsent = self._unsent()
         if unsent:
             self.loop.call_later(seconds, self._still_unsent, unsent)
 
-    def _still_unsent(self, before: int) -> None:
+    def _unsent(self) -> int:
         transport = self.transport
-        if transport is not None and not transport.is_closing():
-            if transport.get_write_buffer_size() >= before:
-                self.cut("an answer not read")
+        if transport is None or transport.is_closing():
+            return 0
+        queued = 0
+        sock = transport.get_extra_info("socket")
+        with contextlib.suppress(OSError, AttributeError, ValueError):
+            out = fcntl.ioctl(sock.fileno(), termios.TIOCOUTQ, b"\0\0\0\0")
+            queued = struct.unpack("i", out)[0]
+        return transport.get_write_buffer_size() + queued
+
+    def _still_unsent(self, before: int) -> None:
+        if self._unsent() >= before > 0:
+            self.cut("an answer not read")
 
     def _client(self) -> str:
         return clients.client_key(self.client[0] if self.client else "")

@@ -24,9 +24,10 @@ A stream says, as SSE events:
 - a comment every `heartbeat_seconds` while nothing happens (proxies close silent streams).
 
 Rendering runs in the worker threads, never on the event loop: when a game changes, one task
-per game renders each audience with an open stream once (players and the big screen first,
-the Banker's screen, the costliest, last), and hands each answer to the loop as soon as it is
-made; a change arriving meanwhile is rendered next, from the newest version.
+per game renders each audience with an open stream once (the Banker's screen first, the
+costliest to render and to swap, then the big screen, then the players' views), and hands
+each answer to the loop as soon as it is made; a change arriving meanwhile is rendered next,
+from the newest version.
 
 The page's side is static/refresh.js (every live page loads it: kept small, its account is
 here). A tap always wins over a live refresh (an htmx request of an element marked
@@ -58,14 +59,11 @@ import asyncio
 from collections import Counter
 from typing import NamedTuple
 
-from werkzeug.http import parse_cookie
-
 from banker.net import clients, refusals
 from banker.store import FOLLOWING_SECONDS, GameNotFound, same_token
+from banker.web.common import seats
 from banker.web.common.hygiene import SECURITY_HEADERS
 
-SUFFIX = "/events"
-KINDS = ("/games/", "/join/", "/display/")
 RETRY_MS = 1000  # the browser reconnects after a drop within a second
 _STREAM_HEADERS = [
     (b"content-type", b"text/event-stream; charset=utf-8"),
@@ -88,17 +86,10 @@ class Page(NamedTuple):
     environ: dict
 
 
-# Audiences rendered first to last: the cheap views first, so most pages have theirs sooner.
-_ORDER = {"join": 0, "display": 1, "games": 2}
-
-
-def match(path: str) -> tuple[str, str] | None:
-    """(kind, game id or token) of a push stream's path, else None."""
-    if not path.endswith(SUFFIX) or path.count("/") != 3 or not path.startswith(KINDS):
-        return None
-    kind, _, rest = path[1:].partition("/")
-    key = rest[: -len(SUFFIX)]
-    return (kind, key) if key else None
+# Audiences rendered first to last: the costliest to render and to swap first (the Banker's
+# screen, then the big screen), so that the last page's view, which sets when a change is on
+# every page, waits only for the cheap views before it.
+_ORDER = {"games": 0, "display": 1, "join": 2}
 
 
 class _Stream:
@@ -426,8 +417,7 @@ class Hub:
             if kind == "display":
                 game = store.game_for_display_token(key)
                 return None if game is None else (game, None, key)
-            cookies = parse_cookie((cookie or b"").decode("latin-1"))
-            token = cookies.get(f"banker_{key}")
+            token = seats.banker_cookie_token((cookie or b"").decode("latin-1"), key)
             if token and same_token(token, store.banker_token(key)):
                 return key, None, token
         except GameNotFound:

@@ -6,9 +6,10 @@ A worker thread is never held by the network, so a patient stranger cannot pin t
   (within `body_seconds`: banker.net.connection answers 408 past it); a request that says
   `Expect: 100-continue` is first asked of the app (`banker.before_body`: too large for its
   route, no token where one is needed) and refused before its body is asked for;
-- one client holds at most `threads_per_client` worker threads at once; its other requests
-  wait their turn here, on the loop, holding no thread (this machine's own are not counted;
-  behind a proxy on this machine a client is the one the proxy names: banker.net.clients);
+- one client holds at most `threads_per_client` worker threads at once, each turn lasting
+  until its answer is taken; its other requests wait their turn here, on the loop, holding no
+  thread (this machine's own are not counted; behind a proxy on this machine a client is the
+  one the proxy names: banker.net.clients);
 - the answer is made whole in the thread, then sent from the loop in parts of WRITE_CHUNK
   bytes, each waiting for the client to take the previous one: a client that takes nothing
   for `write_seconds` is cut off, and an answer nobody reads holds at most a part in memory.
@@ -34,9 +35,11 @@ from concurrent.futures import ThreadPoolExecutor
 from banker.net import clients, push, refusals
 from banker.net.collector import Collector
 from banker.web.common.limits import tripped
+from banker.web.common.link_shapes import match_stream
 
 _LABEL = re.compile(r"[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?")  # a host name's label
 WRITE_CHUNK = 64 * 1024  # an answer is sent in parts of this size, each as the client takes it
+SEND_BUFFER = 256 * 1024  # the system's send buffer of a connection sending a larger answer
 
 
 class Site:
@@ -63,7 +66,7 @@ class Site:
         path = scope["path"]
         if self.prefix and (path == self.prefix or path.startswith(self.prefix + "/")):
             path = path[len(self.prefix) :] or "/"
-        found = push.match(path) if scope["method"] == "GET" else None
+        found = match_stream(path) if scope["method"] == "GET" else None
         if found is not None:
             await self.hub.stream(scope, receive, send, *found)
             return
@@ -110,9 +113,11 @@ class Site:
         environ = _environ(scope, io.BytesIO(body))
         environ["banker.client"] = client
         loop = asyncio.get_running_loop()
+        # The client's turn lasts until its answer is taken: what one client has not read yet is
+        # at most threads_per_client answers, whatever it asks meanwhile.
         async with self._turn(client):
             status, headers, data = await loop.run_in_executor(self.pool, _call, self.app, environ)
-        await self._answer(scope, send, status, headers, data)
+            await self._answer(scope, send, status, headers, data)
 
     def _turn(self, client: str) -> _Turns | contextlib.nullcontext:
         """The client's turn at a worker thread (none to wait for this machine's own)."""
@@ -132,6 +137,8 @@ class Site:
             return
         connection = scope.get("banker.connection")
         deadline = self.limits.write_seconds
+        if connection is not None:
+            connection.keep_send_buffer(SEND_BUFFER)
         view = memoryview(data)
         for at in range(0, len(data), WRITE_CHUNK):
             last = at + WRITE_CHUNK >= len(data)

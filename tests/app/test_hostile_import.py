@@ -13,7 +13,8 @@ from banker import snapshot
 from banker.rules import BadCommand
 from banker.rules.names import normalised_names
 from banker.web import create_app
-from banker.web.common.limits import RedactTokens, redact
+from banker.web.common.limits import RedactTokens
+from banker.web.common.link_shapes import redact
 from bench.hostile import compact, crafted_snapshot, real_snapshot
 from tests.game import Game
 from tests.table_web import FlaskTable

@@ -25,6 +25,7 @@ from banker.store import Store
 from tests.databases import played
 from tests.serving import (
     BANKER,
+    REPO,
     call,
     free_port,
     process_env,
@@ -69,6 +70,8 @@ def test_serve_says_how_many_games_the_database_holds(tmp_path):
     with serving(tmp_path / "b.db") as server:
         first = server.output().splitlines()[0]
     assert first == f"Banker is running on database {tmp_path / 'b.db'} (2 games)."
+    hosting = (REPO / "docs" / "hosting.md").read_text()
+    assert "Banker is running on database /home/ann/games/banker.db (12 games).\n" in hosting
 
 
 def test_serve_on_a_new_file_says_it_created_a_new_database_there(tmp_path):

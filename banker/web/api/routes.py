@@ -12,6 +12,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from banker import snapshot
 from banker.rules import Refusal, public_state, view_for
 from banker.web.api.openapi import openapi_document
+from banker.web.common import per_version
 from banker.web.common.commands import answer_text, json_object, run_command
 from banker.web.common.errors import ApiError, error_response, no_game
 from banker.web.common.links import seat_url
@@ -106,7 +107,14 @@ def get_game(game_id: str):
 def get_events(game_id: str):
     """Every accepted event, oldest first, as this token is told them (private_cash); any of
     its tokens."""
-    return jsonify(get_store().events(game_id, bearer_seat(game_id)))
+    caller = bearer_seat(game_id)
+    version = get_store().version(game_id)
+
+    def told() -> bytes:
+        return jsonify(get_store().events(game_id, caller)).get_data()
+
+    body = per_version.kept("events", game_id, version, told, caller)
+    return _kept_json(body, per_version.etag("events", game_id, version, caller))
 
 
 @bp.post("/games/<game_id>/commands")
@@ -148,7 +156,16 @@ def new_token(game_id: str):
 def get_snapshot(game_id: str):
     """The game as a snapshot document (pause); the banker token only."""
     _banker_only(game_id, "take a snapshot of the game")
-    return jsonify(get_store().snapshot(game_id))
+    version = get_store().version(game_id)
+    body = per_version.snapshot_file(game_id, version)
+    return _kept_json(body, per_version.etag("snapshot", game_id, version))
+
+
+def _kept_json(body: bytes, etag: str):
+    """A JSON answer made once per game version (banker.web.common.per_version)."""
+    response = current_app.response_class(body, mimetype="application/json")
+    response.set_etag(etag.strip('"'))
+    return response
 
 
 @bp.post("/games/import")

@@ -32,6 +32,7 @@ from flask import Flask, current_app, g, request
 from banker import settings, snapshot
 from banker.web.common.errors import error_response
 from banker.web.common.guards import HTTP_ERRORS, error_page
+from banker.web.common.link_shapes import redact
 from banker.web.common.seats import TOKEN_MISSING, bearer
 from banker.web.common.store import get_store
 
@@ -306,16 +307,6 @@ def database_bytes(path: str) -> int:
 
 
 # -- logs ------------------------------------------------------------------------------------
-
-# Secrets in URLs and headers: ?token=…, /join/<token>, /display/<token>, Bearer <token>.
-_SECRETS = re.compile(
-    r"(?P<pre>[?&]token=|/join/|/display/|Bearer\s+|banker_[a-z0-9]{8}=)[^\s&/?\"']+"
-)
-
-
-def redact(text: str) -> str:
-    """`text` with every token replaced by "…"."""
-    return _SECRETS.sub(lambda m: m.group("pre") + "…", text)
 
 
 class RedactTokens(logging.Filter):

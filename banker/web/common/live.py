@@ -4,17 +4,15 @@ from __future__ import annotations
 
 from flask import Flask, request
 
-_KINDS = ("games", "join", "display")
+from banker.web.common.link_shapes import live_page, stream_path
 
 
 def push_url() -> str:
     """The push stream of the page being rendered: /games/<id>/events for the Banker's pages
     and the Banker's story, /join/<token>/events and /display/<token>/events for a player's
     and the display's pages (under the public URL's path)."""
-    parts = request.path.split("/")
-    if len(parts) >= 3 and parts[1] in _KINDS and parts[2]:
-        return f"{request.script_root}/{parts[1]}/{parts[2]}/events"
-    return ""
+    found = live_page(request.path)
+    return f"{request.script_root}{stream_path(*found)}" if found else ""
 
 
 def install(app: Flask) -> None:

@@ -28,6 +28,7 @@ from urllib.parse import unquote
 
 from flask import abort, make_response, render_template, request
 from htmx_flask import make_response as htmx_response
+from werkzeug.http import parse_cookie
 
 from banker.rules import Refusal
 from banker.store import GameNotFound, same_token
@@ -42,6 +43,12 @@ KEPT = 400 * 24 * 3600  # seconds a browser keeps these cookies: the most browse
 def banker_cookie(game_id: str) -> str:
     """The name of the cookie that holds a game's banker token (its path is the game's)."""
     return f"banker_{game_id}"
+
+
+def banker_cookie_token(cookie_header: str, game_id: str) -> str | None:
+    """The banker token a Cookie header carries for this game (a push stream's request, read
+    on the server's loop before Flask), else None."""
+    return parse_cookie(cookie_header).get(banker_cookie(game_id))
 
 
 def sentence_cookie(name: str) -> dict | None:

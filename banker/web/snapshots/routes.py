@@ -11,15 +11,15 @@ the app's cross-site check (banker.web.common.guards).
 
 from __future__ import annotations
 
-import io
 from datetime import date
 
-from flask import Blueprint, redirect, render_template, request, send_file, url_for
+from flask import Blueprint, current_app, redirect, render_template, request, url_for
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from banker import snapshot
 from banker.rules import public_state
 from banker.store import GameNotFound, StoreError
+from banker.web.common import per_version
 from banker.web.common.guards import error_page
 from banker.web.common.seats import as_banker, url_token
 from banker.web.common.store import get_store
@@ -75,17 +75,16 @@ def pause(game_id: str, state: dict):
 @as_banker
 def download(game_id: str, state: dict):
     """The game's snapshot as a file to keep (an attachment named with the date and players)."""
-    doc = get_store().snapshot(game_id)
     names = [p["name"] for p in public_state(state)["players"]]
-    body = snapshot.dumps(doc)
-    response = send_file(
-        io.BytesIO(body),
-        mimetype="application/json",
-        as_attachment=True,
-        download_name=file_name(names, date.today()),
-        max_age=0,
-    )
+    # The very bytes kept for this version (never a copy per request: banker.net.site sends
+    # them as the client takes them).
+    body = per_version.snapshot_file(game_id, state["version"])
+    response = current_app.response_class(body, mimetype="application/json")
+    response.headers.set(
+        "Content-Disposition", "attachment", filename=file_name(names, date.today())
+    )  # fmt: skip  (ASCII)
     response.headers["Cache-Control"] = "no-store"
+    response.set_etag(per_version.etag("snapshot", game_id, state["version"]).strip('"'))
     return response
 
 
