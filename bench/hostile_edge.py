@@ -178,7 +178,14 @@ def costly_answers(kind: str, connections: int = 16, seconds: float = 20.0) -> d
         long = import_long_game(s.url)
         time.sleep(1)
         before = rss_mb(s.proc.pid)
-        if kind == "snapshot":
+        cookie = f"Cookie: banker_{long['game_id']}={long['banker_token']}\r\n"
+        if kind == "history":
+            ask = get(f"/games/{long['game_id']}/history", cookie + "Accept-Encoding: gzip\r\n")
+        elif kind == "qr":
+            ask = get(
+                f"/games/{long['game_id']}/codes/p1.svg", cookie + "Accept-Encoding: gzip\r\n"
+            )
+        elif kind == "snapshot":
             ask = get(
                 f"/games/{long['game_id']}/snapshot.json?token={long['banker_token']}",
                 "Accept-Encoding: gzip\r\n",
@@ -420,6 +427,8 @@ def rows() -> list[tuple[str, str, str]]:
         )
     )
     for kind, who in (
+        ("history", "history page, the Banker's cookie"),
+        ("qr", "player's QR code, the Banker's cookie"),
         ("snapshot", "snapshot.json, the Banker's token"),
         ("events", "/api/v1/…/events, a player's token"),
     ):

@@ -76,7 +76,7 @@ def test_expect_100_continue_with_a_fitting_body_and_its_token_is_continued(tmp_
         assert state["players"][0]["cash"] == 1505
 
 
-@pytest.mark.parametrize("kind", ["snapshot", "events"])
+@pytest.mark.parametrize("kind", ["snapshot", "events", "history", "qr"])
 def test_a_long_games_costly_answers_asked_by_16_connections_leave_the_banker_answered(kind):
     result = attack.costly_answers(kind, connections=16, seconds=6)
     banker_held(result["watch"])

@@ -22,7 +22,7 @@ from werkzeug.datastructures import MultiDict
 from banker.rules import DomainError, card_holder, public_state
 from banker.rules.board import DECK_NAMES, DEEDS
 from banker.store import DiskFull, GameNotFound, KeyReused, VersionConflict
-from banker.web.common import board_picture, choices, forms
+from banker.web.common import board_picture, choices, forms, per_version
 from banker.web.common.commands import Sender, send
 from banker.web.common.errors import ApiError, error_response
 from banker.web.common.guards import wants_fragment
@@ -155,7 +155,11 @@ def _board_context(context: dict, store, internal: dict, args, pid: str) -> None
 
 
 def _history_context(context: dict, store, internal: dict, args, pid: str) -> None:
-    context["turns"] = presenters.history_groups(store.events(context["game_id"]), context["names"])
+    game_id, names = context["game_id"], context["names"]
+    context["turns"] = per_version.kept(  # a long game's: made once per version
+        "history", game_id, internal["version"],
+        lambda: presenters.history_groups(store.events(game_id), names),
+    )  # fmt: skip
     context["spaces"] = presenters.space_names()
 
 
