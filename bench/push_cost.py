@@ -142,7 +142,8 @@ def rows(r: dict) -> list[tuple[str, str, str, bool | None]]:
     out = [
         ("server CPU, no page open", "<= 0.2 ms/s", f"{alone:.3f} ms per second", alone <= 0.2),
         ("  each open idle page more", "<= 0.05 ms/s",
-         f"{more:.4f} ms per second (six pages: {1000 * r['pages']:.3f} ms/s in all)",
+         f"{max(more, 0):.4f} ms per second{' (below the noise)' if more <= 0 else ''} (six "
+         f"pages: {1000 * r['pages']:.3f} ms/s in all)",
          more <= 0.05),
         ("server CPU per change, a table of six pages", "<= 5 ms",
          f"{per:.2f} ms (its command, six views rendered and sent; {r['changes']} changes, "

@@ -24,9 +24,10 @@ A stream says, as SSE events:
 - a comment every `heartbeat_seconds` while nothing happens (proxies close silent streams).
 
 Rendering runs in the worker threads, never on the event loop: when a game changes, one task
-per game renders each audience with an open stream once (players and the big screen first,
-the Banker's screen, the costliest, last), and hands each answer to the loop as soon as it is
-made; a change arriving meanwhile is rendered next, from the newest version.
+per game renders each audience with an open stream once (the Banker's screen first, the
+costliest to render and to swap, then the big screen, then the players' views), and hands
+each answer to the loop as soon as it is made; a change arriving meanwhile is rendered next,
+from the newest version.
 
 The page's side is static/refresh.js (every live page loads it: kept small, its account is
 here). A tap always wins over a live refresh (an htmx request of an element marked
@@ -85,8 +86,10 @@ class Page(NamedTuple):
     environ: dict
 
 
-# Audiences rendered first to last: the cheap views first, so most pages have theirs sooner.
-_ORDER = {"join": 0, "display": 1, "games": 2}
+# Audiences rendered first to last: the costliest to render and to swap first (the Banker's
+# screen, then the big screen), so that the last page's view, which sets when a change is on
+# every page, waits only for the cheap views before it.
+_ORDER = {"games": 0, "display": 1, "join": 2}
 
 
 class _Stream:

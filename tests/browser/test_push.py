@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from .conftest import played
+from .conftest import both_schemes, played
 
 expect = pytest.importorskip("playwright.sync_api").expect
 LIVE = "html[data-push=push]"
@@ -185,3 +185,45 @@ def test_a_page_without_javascript_still_follows_the_game_by_reloading(
     pay(live_server, game, 64)
     expect(page.locator("#my-cash")).to_have_text("1,564", timeout=8000)  # reloads every 5 s
     context.close()
+
+
+def test_a_change_pushed_to_each_page_looks_as_the_page_loaded_afresh(
+    live_server, new_api_game, phone, browser
+):
+    game = new_api_game(["Ann", "Bob", "Cat"])
+    g = played(live_server, game)
+    g.start("p1")
+    big = browser.new_context(viewport={"width": 1280, "height": 800})
+    pages = {"banker": phone.new_page(), "player": open_player(phone, game, 1),
+             "display": big.new_page()}  # fmt: skip
+    pages["banker"].goto(game["banker_url"])
+    pages["display"].goto(game["display_url"])
+    for page in pages.values():
+        page.locator(LIVE).wait_for(state="attached", timeout=5000)
+    g.roll("p1", 3, 6)  # Ann to Connecticut Avenue: its offer, her token, the events
+    parts = {"banker": "#screen", "player": "#player-view, #table-view", "display": "#display"}
+    pushed = {}
+    for name, page in pages.items():
+        expect(page.locator("[data-version]").first).to_have_attribute("data-version", "2")
+        pushed[name] = [page.locator(p).inner_text() for p in parts[name].split(", ")]
+        both_schemes(page, f"push-{name}-pushed", full_page=name != "display")
+    for name, page in pages.items():
+        page.reload()
+        fresh = [page.locator(p).inner_text() for p in parts[name].split(", ")]
+        assert fresh == pushed[name], name
+        both_schemes(page, f"push-{name}-fresh", full_page=name != "display")
+    big.close()
+
+
+def test_an_open_confirmation_stays_open_when_a_change_is_pushed(live_server, new_api_game, phone):
+    game = new_api_game(["Ann", "Bob"])
+    played(live_server, game).do({"type": "start", "first": "p1"})
+    page = phone.new_page()
+    page.goto(game["banker_url"])
+    page.locator(LIVE).wait_for(state="attached", timeout=5000)
+    page.locator("#more > summary").tap()
+    page.get_by_role("link", name="Stop the game (unfinished)").tap()
+    expect(page.locator("#stop-h")).to_be_visible()
+    pay(live_server, game, 33)  # another phone meanwhile: the screen asks with its confirmation
+    expect(page.locator("#screen")).to_contain_text("1,533", timeout=3000)
+    expect(page.locator("#stop-h")).to_be_visible()
