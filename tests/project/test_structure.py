@@ -15,6 +15,8 @@ from flask import Blueprint
 import banker
 from banker.store import Store
 from banker.web import create_app
+from banker.web.common import pushed
+from banker.web.table import screens
 
 PACKAGE = Path(banker.__file__).resolve().parent
 MAX_MODULE_LINES = 500
@@ -331,3 +333,8 @@ def test_only_the_one_command_path_calls_store_execute():
             ):
                 callers.add(name)
     assert callers == {"banker.web.common.commands"}
+
+
+def test_the_push_names_the_bankers_screens_as_the_screens_own_table_does():
+    """web/common/pushed.py may not import the Banker's blueprint: its list is held to it."""
+    assert sorted(pushed.SCREENS) == sorted(screens.SCREENS)
