@@ -1,5 +1,5 @@
-"""Push: every live page holds one Server-Sent Events stream and is told the moment its game
-changes (static/refresh.js then asks for its fresh fragment, as its poll did).
+"""Push: every live page holds one Server-Sent Events stream and is sent each change of its game
+the moment it is committed, already drawn for that page (static/refresh.js swaps it in).
 
     GET /games/<game_id>/events   the Banker's pages (the game's cookie)
     GET /join/<token>/events      a player's page and story

@@ -227,3 +227,40 @@ def test_an_open_confirmation_stays_open_when_a_change_is_pushed(live_server, ne
     pay(live_server, game, 33)  # another phone meanwhile: the screen asks with its confirmation
     expect(page.locator("#screen")).to_contain_text("1,533", timeout=3000)
     expect(page.locator("#stop-h")).to_be_visible()
+
+
+@pytest.fixture
+def slow_taps(live_server):
+    """A player's action answered 1.2 s after it was recorded, for this test."""
+    app, inner = live_server.app, live_server.app.wsgi_app
+
+    def late(environ, start_response):
+        answer = inner(environ, start_response)
+        if environ.get("REQUEST_METHOD") == "POST" and environ.get("PATH_INFO", "").endswith("/act"):
+            time.sleep(1.2)
+        return answer
+
+    app.wsgi_app = late
+    yield
+    app.wsgi_app = inner
+
+
+def test_a_change_pushed_while_a_tap_is_in_flight_is_swapped_in_after_its_answer(
+    live_server, new_api_game, phone, slow_taps
+):
+    game = new_api_game(["Ann", "Bob", "Cat"])
+    g = played(live_server, game)
+    g.start("p1")
+    g.roll("p1", 1, 2)
+    g.do(type="auction")  # Baltic Avenue for auction
+    bob = open_player(phone, game, 1)
+    bob.locator(LIVE).wait_for(state="attached", timeout=5000)
+    seen = asked(phone)
+    bob.get_by_role("button", name="10: bid 10").tap()  # answered 1.2 s later
+    bob.wait_for_timeout(300)
+    g.do(type="bid", player="p3", amount=20)  # pushed while Bob's tap is in flight: held
+    bob.wait_for_timeout(300)
+    expect(bob.locator("#high-bid")).not_to_contain_text("20")
+    # Bob's answer (his bid of 10) is swapped in, then the newer view held meanwhile.
+    expect(bob.locator("#high-bid")).to_contain_text("20 by Cat", timeout=3000)
+    assert seen == []  # nothing asked: the page was told everything

@@ -1,7 +1,8 @@
 """The big screen: a read-only page for a shared screen beside the board (`display_url`).
 
-Told of a change by its push stream (static/refresh.js; where push is blocked, every 400 ms:
-templates/display/page.html), the display page asks `GET /display/<token>/version?v=N`: 204
+Its push stream carries each change as the `#display` fragment of `version` below, rendered
+once for every big screen of the game (banker.web.common.pushed); where push is blocked, the
+page asks `GET /display/<token>/version?v=N` every 400 ms (templates/display/page.html): 204
 while the game is still at version N (answered before Flask: banker.web.common.fastpoll), else
 the fresh `#display` fragment. It can do nothing; with `private_cash` it shows no one's cash.
 

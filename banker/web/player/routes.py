@@ -1,6 +1,8 @@
 """A player's phone: their own live page (join_url), the remote's forms, and its version poll.
 
-A player's page polls `GET /join/<token>/version?v=N` about every 700 ms: while nothing has
+A player's push stream carries each change as the answer of `version` below, rendered once for
+this player (banker.web.common.pushed). Where push is blocked the page polls
+`GET /join/<token>/version?v=N` about every 700 ms: while nothing has
 changed the answer is 204 No Content from two dictionary look-ups in memory (no SQLite, no
 template: banker.web.common.fastpoll); after any command it is the fresh live parts
 (`_live.html`), which carry the new version for the next poll. The forms a player half-fills (a
