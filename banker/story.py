@@ -7,8 +7,8 @@ Two steps, so that the store reads only what is needed:
     shown = story.for_viewer(s, viewer)               # cash hidden as private_cash says
 
 `events` are the store's story events (not undone, oldest first): "started", "rolled", "paid",
-"rent_claim_opened", "rent_asked", "player_added" and "left", each with its data, "version" and
-"at".
+"rent_claim_opened", "rent_asked", "player_added", "left" and "bankrupt", each with its data,
+"version" and "at".
 
 A changing table: players are listed as they are now (a renamed one under the new name). A
 latecomer's worth is 0 at the points before they joined (`joined`: the first point they are in),
@@ -222,6 +222,23 @@ def _minutes(start: str | None, end: str | None) -> int | None:
     return max(0, round((b - a).total_seconds() / 60))
 
 
+def out_reasons(events: list[dict], current: dict) -> dict[str, str]:
+    """Why each player out of the game is out, in words, the same on every screen: "left the
+    game", "bankrupt to Bob", "bankrupt to the Bank" (i34: one way of showing who is out)."""
+    names = {p["id"]: p["name"] for p in current["players"]}
+    out = {}
+    for e in events:
+        if e.get("undone"):
+            continue
+        if e["type"] == "left":
+            out[e["player"]] = "left the game"
+        elif e["type"] == "bankrupt":
+            creditor = e.get("creditor")
+            to = names.get(creditor, "the Bank") if creditor else "the Bank"
+            out[e["player"]] = f"bankrupt to {to}"
+    return out
+
+
 def build(
     events: list[dict],
     states: dict[int, dict],
@@ -231,6 +248,7 @@ def build(
     """The whole story of a game as plain data (every player's cash included)."""
     joined = {e["player"]: e["version"] for e in events if e["type"] == "player_added"}
     left = {e["player"] for e in events if e["type"] == "left"}
+    why_out = out_reasons(events, current)
     players = [
         {
             "id": p["id"],
@@ -238,6 +256,7 @@ def build(
             "seat": i,
             "eliminated": p["eliminated"],
             "left": p["id"] in left,
+            "out": why_out.get(p["id"]) if p["eliminated"] else None,
         }
         for i, p in enumerate(current["players"])
     ]

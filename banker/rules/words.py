@@ -121,7 +121,7 @@ def _answers(s: dict) -> list[dict]:
         _item(
             "trade_offer",
             [o["to"]],
-            f"Trade offer {o['id']}: {describe_deal(s, o)}; {name(s, o['to'])} answers.",
+            f"A trade offer: {describe_deal(s, o)}; {name(s, o['to'])} answers.",
             offer=o["id"],
         )
         for o in s["pending"]["trade_offers"]

@@ -63,6 +63,7 @@ class Reads:
         "rent_asked",
         "player_added",
         "left",
+        "bankrupt",  # why a player is out, in words (banker.story.out_reasons)
     )
 
     def _told(self, game_id: str, seat: str, rows) -> list[dict]:

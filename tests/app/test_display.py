@@ -238,7 +238,8 @@ def test_the_story_of_a_game_won_by_bankruptcy(new_game, client):
     text = text_of(client.get(path_of(g.created["display_url"]) + "/story").get_data(as_text=True))
     assert "The game is over" in text and "Ann won: the last player standing." in text
     standings = text.split("Standings")[1].split("Net worth over the game")[0]
-    assert standings.index("Ann") < standings.index("Bob (out)")
+    assert standings.index("Ann") < standings.index("Bob")
+    assert "Out: bankrupt to the Bank" in standings  # why Bob is out, not a figure
     assert "Rounds 1 Turns 2" in text
 
 

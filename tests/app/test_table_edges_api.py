@@ -65,6 +65,12 @@ def test_leave_in_setup_the_player_just_leaves_the_table_and_start_needs_two(new
     g.refused(422, type="start", first="p1", code="too_few_players")
     page = client.get(f"/join/{bob}")  # Bob's link no longer opens a seat (the store's rule)
     assert page.status_code == 404
+    banker = client.get(
+        g.created["banker_url"].replace("http://localhost", ""), follow_redirects=True
+    )
+    assert banker.status_code == 200 and ">Bob<" not in banker.text
+    screen = client.get(g.created["display_url"].replace("http://localhost", ""))
+    assert screen.status_code == 200 and "person-p2" not in screen.text
     g.do(type="add_player", name="Cat")
     assert [p["id"] for p in g.state["players"]] == ["p1", "p3"]
     g.start("p3")

@@ -175,10 +175,11 @@ def test_a_win_by_bankruptcy_shows_the_standings_on_every_phone(live_server, pho
     g.do(type="bankrupt", player="p1")
     banker = _banker(phone, created)
     expect(banker.locator("#standings #standing-p2")).to_contain_text("(won)")
-    expect(banker.locator("#standings #standing-p1")).to_contain_text("(out)")
+    expect(banker.locator("#standings #standing-p1")).to_contain_text("Out: bankrupt to the Bank")
     ann = phone.new_page()
     ann.goto(created["players"][0]["join_url"])
     expect(ann.locator("#standings #standing-p2")).to_contain_text("(won)")
+    expect(ann.locator("#standings #standing-p1")).to_contain_text("Out: bankrupt to the Bank")
     expect(ann.locator("#story-link")).to_be_visible()
     both_schemes(ann, "truth-end-won-player")
     both_schemes(banker, "truth-end-won-banker")
@@ -239,7 +240,7 @@ def test_with_private_cash_a_players_phone_states_no_one_elses_cash(
     # More than Ann has, but no sentence tells Bob so: the offer may ask any cash (checked when
     # Ann accepts), so that trying cannot find out her cash.
     expect(bob.locator("#trade-summary")).to_contain_text("2,000", timeout=1000)
-    expect(bob.locator("#trade-send button[type=submit]")).to_be_enabled()
+    expect(bob.locator("#trade-send button.primary")).to_be_enabled()
     expect(bob.locator("#trade-why")).to_have_count(0)
     both_schemes(bob, "truth-private-refusal")
     bob.get_by_role("link", name="Cancel").tap()

@@ -18,7 +18,7 @@ def test_each_thing_pending_is_one_sentence_naming_players_deeds_and_amounts():
             "type": "propose_trade"})  # fmt: skip
     assert pending_in_words(g.state) == [
         "Cat may buy Baltic Avenue for 60 or put it up for auction.",
-        "Trade offer o1: Ann gives Oriental Avenue to Bob for 100; Bob answers.",
+        "A trade offer: Ann gives Oriental Avenue to Bob for 100; Bob answers.",
     ]
     g.do(type="auction")
     g.do(type="bid", player="p2", amount=12)

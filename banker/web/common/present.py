@@ -4,7 +4,8 @@ and its rent in words, the players as the strip shows them, seat colors and the 
 that paint them. (What the table still has to settle, in words: banker.rules.pending_in_words.)
 
 Registered on the app (banker.web.app.create_app): `money`, `counted` and `color_class` as Jinja
-filters, `money` also as a global (`{{ money(x) }}` and `{{ x | money }}` read the same).
+filters, `money` also as a global (`{{ money(x) }}` and `{{ x | money }}` read the same), and
+`standing` (a player's figure at the end, or why they are out).
 """
 
 from __future__ import annotations
@@ -25,6 +26,15 @@ GROUP_ORDER = (*COLOR_GROUPS, "railroad", "utility")
 def money(n: int | None) -> str:
     """Dollars with thousands separators (1,500); a figure not known (private cash) is "—"."""
     return "—" if n is None else f"{n:,}"
+
+
+def standing(value: int | None, out: str | None = None) -> str:
+    """A player's figure at the end, the same on every screen (phones, Banker, big screen,
+    story): "Out: bankrupt to Bob" for a player out of the game (the reason in words, never a
+    0, "private" or "—"), else the score or net worth, or "private" when private cash hides it."""
+    if out:
+        return f"Out: {out}"
+    return "private" if value is None else money(value)
 
 
 def final_round_said(state: dict) -> str:
@@ -168,3 +178,4 @@ def install(app) -> None:
     app.add_template_filter(counted)
     app.add_template_filter(color_class)
     app.add_template_global(money)
+    app.add_template_global(standing)

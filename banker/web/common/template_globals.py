@@ -95,7 +95,7 @@ def standings(game_id: str, viewer: str) -> dict:
     score at the agreed deadline, else by net worth, those out last, as `viewer` ("banker" or a
     player id) may see them (private_cash hides the others' net worth, which tells their cash):
     {"scored", "stopped" (unfinished: not a ranking), "rows": [{"id", "name", "value" (None:
-    private), "winner", "eliminated"}]}."""
+    private), "winner", "eliminated", "out" (why they are out, in words)}]}."""
     shown = for_viewer(story_cache.load(get_store(), game_id), viewer)
     rows = [
         {
@@ -104,6 +104,7 @@ def standings(game_id: str, viewer: str) -> dict:
             "value": s["score"] if s["score"] is not None else s["worth"]["total"],
             "winner": s["winner"],
             "eliminated": s["eliminated"],
+            "out": s.get("out"),
         }
         for s in shown["standings"]
     ]
