@@ -298,6 +298,7 @@ def rows(r: dict) -> list[tuple[str, str, str, bool | None]]:
     """(measurement, budget, figure, met) rows of a run."""
     per_device = 1000 * r["idle_cpu"] / r["idle_wall"] / max(1, r["devices"])
     cmd95, got95 = pct(r["commands"], 0.95), pct(r["delays"], 0.95)
+    rendered = f", {r['rendered']:,} views rendered" if r.get("views") else ""
     n = r["tables"]
     return [
         (f"{n:,} tables: devices connected by push", f"{6 * n:,}",
@@ -313,7 +314,7 @@ def rows(r: dict) -> list[tuple[str, str, str, bool | None]]:
          "  every change's event to every device, p95", "<= 250 ms",
          f"{1000 * got95:.0f} ms (p50 {1000 * pct(r['delays'], 0.5):.0f} ms, max "
          f"{1000 * (r['delays'] or [float('nan')])[-1]:.0f} ms; {len(r['delays']):,} deliveries"
-         f"{', %s views rendered' % format(r['rendered'], ',') if r.get('views') else ''}, "
+         f"{rendered}, "
          f"{r['missed']} missed; server CPU {100 * r['load_cpu'] / r['load_wall']:.0f}% of a "
          "core)", got95 <= 0.250 and r["missed"] == 0),
         ("  server CPU per change (its command, six views rendered and sent)", "",

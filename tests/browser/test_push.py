@@ -110,16 +110,22 @@ def test_a_change_is_swapped_in_from_the_push_on_every_page_without_asking_for_i
     big.close()
 
 
-def test_a_bid_being_typed_on_a_players_page_survives_a_pushed_change(
-    live_server, new_api_game, phone
-):
+def bob_at_an_auction(live_server, new_api_game, phone):
+    """A game of three whose Baltic Avenue is up for auction, and Bob's page, live."""
     game = new_api_game(["Ann", "Bob", "Cat"])
     g = played(live_server, game)
     g.start("p1")
     g.roll("p1", 1, 2)
-    g.do(type="auction")  # Baltic Avenue for auction
+    g.do(type="auction")  # Ann declined Baltic Avenue
     bob = open_player(phone, game, 1)
     bob.locator(LIVE).wait_for(state="attached", timeout=5000)
+    return g, bob
+
+
+def test_a_bid_being_typed_on_a_players_page_survives_a_pushed_change(
+    live_server, new_api_game, phone
+):
+    g, bob = bob_at_an_auction(live_server, new_api_game, phone)
     field = bob.locator("#bid-amount")
     field.tap()
     field.press_sequentially("4")
@@ -236,7 +242,8 @@ def slow_taps(live_server):
 
     def late(environ, start_response):
         answer = inner(environ, start_response)
-        if environ.get("REQUEST_METHOD") == "POST" and environ.get("PATH_INFO", "").endswith("/act"):
+        path = environ.get("PATH_INFO", "")
+        if environ.get("REQUEST_METHOD") == "POST" and path.endswith("/act"):
             time.sleep(1.2)
         return answer
 
@@ -248,13 +255,7 @@ def slow_taps(live_server):
 def test_a_change_pushed_while_a_tap_is_in_flight_is_swapped_in_after_its_answer(
     live_server, new_api_game, phone, slow_taps
 ):
-    game = new_api_game(["Ann", "Bob", "Cat"])
-    g = played(live_server, game)
-    g.start("p1")
-    g.roll("p1", 1, 2)
-    g.do(type="auction")  # Baltic Avenue for auction
-    bob = open_player(phone, game, 1)
-    bob.locator(LIVE).wait_for(state="attached", timeout=5000)
+    g, bob = bob_at_an_auction(live_server, new_api_game, phone)
     seen = asked(phone)
     bob.get_by_role("button", name="10: bid 10").tap()  # answered 1.2 s later
     bob.wait_for_timeout(300)

@@ -195,8 +195,8 @@ def test_each_page_is_sent_its_own_view_of_the_change_and_asks_for_nothing(serve
     for s in (ann, bob, banker, screen, story):
         s.events(0.3)
     v = command(server.url, g, {"type": "adjust", "player": "p1", "amount": 123, "reason": "x"})
-    got = {name: s.events(1.0) for name, s in
-           (("ann", ann), ("bob", bob), ("banker", banker), ("screen", screen), ("story", story))}  # fmt: skip
+    pages = {"ann": ann, "bob": bob, "banker": banker, "screen": screen, "story": story}
+    got = {name: s.events(1.0) for name, s in pages.items()}
     for name in ("ann", "bob", "banker", "screen"):
         (view,) = views(got[name])
         assert view["id"] == str(v) and view["event"] == "swap"
@@ -213,8 +213,8 @@ def test_each_page_is_sent_its_own_view_of_the_change_and_asks_for_nothing(serve
 
 
 def test_every_seats_stream_carries_no_other_players_cash_with_private_cash(server, stream):
-    status, _, g = call(f"{server.url}/api/v1/games", "POST",
-                        {"players": ["Ann", "Bob", "Cat"], "options": {"private_cash": True}})  # fmt: skip
+    asked = {"players": ["Ann", "Bob", "Cat"], "options": {"private_cash": True}}
+    status, _, g = call(f"{server.url}/api/v1/games", "POST", asked)
     assert status == 201
     command(server.url, g, {"type": "start", "first": "p1"})
     seats = {p["id"]: stream(f"/join/{p['token']}/events?v=1&as=view") for p in g["players"]}
