@@ -1,6 +1,6 @@
 """The JSON API under /api/v1 (see docs/api.md): thin views over the Store and the rules core.
 
-A command runs through `common.commands` (the path `fastpoll` shares); every refusal, whoever
+A command runs through `common.commands` (the one command path); every refusal, whoever
 decided it, is answered by this blueprint's one error handler as {"error": {"code", "message"}}.
 """
 

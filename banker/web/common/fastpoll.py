@@ -14,6 +14,7 @@ from __future__ import annotations
 from urllib.parse import parse_qs
 
 from banker.store import Store
+from banker.web.common.link_shapes import poll_of
 
 _HEADERS = [("Cache-Control", "private, no-store"), ("Content-Length", "0")]
 
@@ -26,31 +27,25 @@ class IdlePolls:
         self.app, self.store = app, store
 
     def __call__(self, environ, start_response):
-        path = environ.get("PATH_INFO", "")
-        if (
-            environ.get("REQUEST_METHOD") == "GET"
-            and path.endswith("/version")
-            and path.count("/") == 3
-            and path.startswith(("/join/", "/display/"))
-        ):
-            token = path[path.index("/", 1) + 1 : -8]
+        found = environ.get("REQUEST_METHOD") == "GET" and poll_of(environ.get("PATH_INFO", ""))
+        if found:
             v = parse_qs(environ.get("QUERY_STRING", "")).get("v", [""])[0]
-            if v.isascii() and v.isdigit() and len(v) <= 12 and self._still(path, token, int(v)):
+            if v.isascii() and v.isdigit() and len(v) <= 12 and self._still(*found, int(v)):
                 start_response("204 NO CONTENT", list(_HEADERS))
                 return [b""]
         return self.app(environ, start_response)
 
-    def _still(self, path: str, token: str, v: int) -> bool:
+    def _still(self, room: str, token: str, v: int) -> bool:
         """_unchanged, or False when the database fails: Flask then answers (503, its page)."""
         try:
-            return self._unchanged(path, token, v)
+            return self._unchanged(room, token, v)
         except Exception:
             return False
 
-    def _unchanged(self, path: str, token: str, v: int) -> bool:
+    def _unchanged(self, room: str, token: str, v: int) -> bool:
         """Whether this page's token is current and its game still at version v (a player's
         poll is noted for Store.following either way)."""
-        if path.startswith("/join/"):
+        if room == "join":
             found = self.store.player_by_token(token)
             if found is None:
                 return False

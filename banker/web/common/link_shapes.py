@@ -8,6 +8,7 @@ banker.accesslog). The standard library only.
     /join/<token>/…        a player's link
     /display/<token>/…     the big screen's link
     …/events               a live page's push stream (`stream_path`, `match_stream`)
+    …/version              where push is blocked, a page's poll (`poll_of`)
 """
 
 from __future__ import annotations
@@ -36,6 +37,15 @@ def match_stream(path: str) -> tuple[str, str] | None:
     if len(parts) != 4 or parts[0] or parts[1] not in ROOMS or parts[3] != STREAM or not parts[2]:
         return None
     return parts[1], parts[2]
+
+
+def poll_of(path: str) -> tuple[str, str] | None:
+    """(room, token) of a player's or the big screen's version poll (/join/<token>/version,
+    /display/<token>/version), else None."""
+    parts = path.split("/")
+    if len(parts) == 4 and not parts[0] and parts[1] in ("join", "display") and parts[2]:
+        return (parts[1], parts[2]) if parts[3] == "version" else None
+    return None
 
 
 def live_page(path: str) -> tuple[str, str] | None:
