@@ -178,3 +178,25 @@ def test_armenian_cherokee_and_small_capital_look_alikes_are_duplicate_names(
     )
     assert made.status_code == 400
     assert made.get_json()["error"]["code"] == "duplicate_name"
+
+
+def test_leave_in_setup_the_game_pauses_and_resumes_without_them(new_game, client):
+    g = new_game(["Ann", "Bob", "Cat"])
+    g.do(type="leave", player="p2")
+    g.do(type="add_player", name="Dan")
+    g.start("p3")
+    g.roll("p3", 1, 2)  # Cat on Baltic Avenue
+    doc = g.read("/snapshot")
+    resumed = client.post("/api/v1/games/import", json=doc)
+    assert resumed.status_code == 201
+    state = resumed.get_json()["state"]
+    assert [(p["id"], p["name"]) for p in state["players"]] == [
+        ("p1", "Ann"),
+        ("p3", "Cat"),
+        ("p4", "Dan"),
+    ]
+    assert state["pending"]["offer"] == {"player": "p3", "property": "baltic-avenue", "price": 60}
+    banker = g.created["banker_url"].replace("http://localhost", "")
+    client.get(banker)  # the Banker's cookie
+    pause = client.get(f"/games/{g.id}/pause")
+    assert pause.status_code == 200 and "Dan" in pause.text

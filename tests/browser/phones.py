@@ -13,6 +13,8 @@ After every action each screen is brought up to the game's version and must:
   command `banker.rules.apply` accepts, and for a player's phone one their token may send;
 - keep every field someone is typing in (`Seat.type_into`) exactly as typed;
 - name in its heading who must act (`who_must_act`).
+- have logged no console error and no uncaught exception since the last check (a
+  Content-Security-Policy violation, an htmx error such as `htmx:oobErrorNoTarget`).
 Each check's failure names the screen, the version and what differed.
 """
 

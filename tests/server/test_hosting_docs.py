@@ -13,6 +13,7 @@ import os
 import re
 import shlex
 import shutil
+import socket
 import ssl
 import subprocess
 import time
@@ -378,3 +379,98 @@ def test_what_the_command_line_cannot_read_is_argparses_usage_and_exit_status_2(
     )
     assert list(tmp_path.iterdir()) == []
     assert "exit status 2" in HOSTING and "checked the same way as its option" in HOSTING
+
+
+def run_caddy(folder, caddyfile: str):
+    """Caddy on `caddyfile` (its data in folder/data), started; (process, its root
+    certificate's path) once that exists."""
+    (folder / "Caddyfile").write_text(caddyfile)
+    env = {**os.environ, "XDG_DATA_HOME": str(folder / "data"),
+           "XDG_CONFIG_HOME": str(folder / "config")}  # fmt: skip
+    run = ["caddy", "run", "--config", "Caddyfile", "--adapter", "caddyfile"]
+    with open(folder / "caddy.log", "w") as log:
+        caddy = subprocess.Popen(run, cwd=folder, env=env, stdout=log, stderr=log)
+    root = folder / "data" / "caddy" / "pki" / "authorities" / "local" / "root.crt"
+    for _ in range(200):
+        if root.exists() and caddy.poll() is None:
+            break
+        time.sleep(0.05)
+    assert root.exists(), (folder / "caddy.log").read_text()
+    return caddy, root
+
+
+def https_json(url: str, trusted, body=None, token=None, tries: int = 100):
+    """GET (or POST `body`) over TLS trusted by `trusted`: (status, headers, body bytes)."""
+    headers = {"Content-Type": "application/json"} if body is not None else {}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    data = None if body is None else json.dumps(body).encode()
+    for _ in range(tries):  # the site's certificate may come a moment after the authority
+        try:
+            req = urllib.request.Request(url, data, headers)
+            with urllib.request.urlopen(req, context=trusted, timeout=5) as r:
+                return r.status, r.headers, r.read()
+        except urllib.error.HTTPError as e:
+            return e.code, e.headers, e.read()
+        except (ssl.SSLError, urllib.error.URLError, ConnectionError):
+            time.sleep(0.1)
+    raise AssertionError(f"no TLS answer from {url}")
+
+
+def first_pushed_event_over_tls(port: int, path: str, trusted, command) -> float:
+    """Seconds from command() to its event on the push stream at `path`, through TLS."""
+    raw = socket.create_connection(("127.0.0.1", port), timeout=5)
+    with trusted.wrap_socket(raw, server_hostname="127.0.0.1") as s:
+        s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+        seen = b""
+        while b"event: ready" not in seen:
+            seen += s.recv(4096)
+        t0 = time.monotonic()
+        version = command()
+        while f"id: {version}".encode() not in seen:
+            seen += s.recv(4096)
+        return time.monotonic() - t0
+
+
+@pytest.mark.skipif(shutil.which("caddy") is None, reason="caddy is not installed")
+@pytest.mark.parametrize("site", ["banker.example.com", "example.com"])
+def test_caddy_with_the_docs_blocks_serves_banker_push_included_at_the_root_and_under_a_path(
+    tmp_path, site
+):
+    """The two Caddy blocks as written, their public name swapped for loopback and a
+    certificate of Caddy's own (`tls internal`: no public authority reaches this machine)."""
+    (block,) = [b for b in blocks("caddy") if b.startswith(site + " {")]
+    https, backend = free_port(), free_port()
+    base = f"https://127.0.0.1:{https}" + ("/monopoly" if "handle_path" in block else "")
+    caddyfile = block.replace(f"{site} {{\n", f"https://127.0.0.1:{https} {{\n    tls internal\n")
+    caddyfile = caddyfile.replace("127.0.0.1:8000", f"127.0.0.1:{backend}")
+    options = "{\n    admin off\n    skip_install_trust\n    auto_https disable_redirects\n}\n"
+    with serving(tmp_path / "b.db", "--public-url", base, port=backend):
+        caddy, root = run_caddy(tmp_path, options + caddyfile)
+        try:
+            trusted = ssl.create_default_context(cafile=str(root))
+            status, _, made = https_json(f"{base}/api/v1/games", trusted, {"players": ["A", "B"]})
+            assert status == 201, made
+            game = json.loads(made)
+            assert game["banker_url"].startswith(f"{base}/games/")
+            gid, token = game["game_id"], game["banker_token"]
+            status, headers, page = https_json(game["players"][0]["join_url"], trusted)
+            assert status == 200 and b"<html" in page
+            if base.endswith("/monopoly"):  # the path without its slash is sent to the site
+                status, _, _ = https_json(f"https://127.0.0.1:{https}/monopoly", trusted)
+                assert status == 200
+
+            def command():
+                body = {"type": "start", "first": "p1"}
+                answer = https_json(f"{base}/api/v1/games/{gid}/commands", trusted, body, token)
+                return json.loads(answer[2])["version"]
+
+            path = base.removeprefix(f"https://127.0.0.1:{https}")
+            token_path = game["players"][1]["join_url"].rsplit("/", 1)[1]
+            seconds = first_pushed_event_over_tls(
+                https, f"{path}/join/{token_path}/events", trusted, command
+            )
+            assert seconds < 1.0, seconds  # not held back by Caddy
+        finally:
+            caddy.terminate()
+            caddy.wait(timeout=10)
