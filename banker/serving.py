@@ -21,6 +21,7 @@ import logging
 import os
 import resource
 import socket
+import stat
 import time
 from email.utils import formatdate
 from pathlib import Path
@@ -237,6 +238,11 @@ def server_of(database: str | Path) -> int | None:
     hold_database)."""
     try:
         fd = os.open(database, os.O_RDONLY | os.O_CLOEXEC)
+    except PermissionError:  # another user's 0600 file: its lock is still seen in /proc/locks
+        try:
+            return _lock_holder(os.stat(database)) or None
+        except OSError:
+            return None
     except OSError:
         return None
     try:
@@ -250,12 +256,15 @@ def server_of(database: str | Path) -> int | None:
 
 def keep_private(database: str | Path) -> None:
     """Whatever this process creates from now on is its user's alone (umask 077), and the
-    database with its -wal and -shm files is made mode 0600 when it exists: they hold every
-    token, and another local user who could read them could also hold the file's lock."""
+    database with its -wal and -shm files lose every right of the group and of others when it
+    exists (0644 becomes 0600; a read-only 0444 file stays read-only, 0400, and is refused as
+    such): they hold every token, and another local user who could read them could also hold
+    the file's lock."""
     os.umask(0o077)
     for suffix in ("", "-wal", "-shm"):
+        path = f"{database}{suffix}"
         try:
-            os.chmod(f"{database}{suffix}", 0o600)
+            os.chmod(path, stat.S_IMODE(os.stat(path).st_mode) & 0o700)
         except (FileNotFoundError, NotADirectoryError):  # (a file on the way: said later)
             pass
         except PermissionError:  # not this user's file: SQLite says what it can do with it

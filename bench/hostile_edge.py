@@ -20,6 +20,7 @@ import stat
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -91,7 +92,10 @@ def load(
             *(_one(host, int(port), data, until, counts, source, read) for _ in range(connections))
         )
 
-    asyncio.run(run())
+    # In a thread of its own: the caller's thread may already run an event loop (Playwright's,
+    # in a whole test run after the browser tests), where asyncio.run() is refused.
+    with ThreadPoolExecutor(1) as thread:
+        thread.submit(lambda: asyncio.run(run())).result()
     return counts
 
 
