@@ -61,6 +61,7 @@ from banker.snapshot.shape import (
     TOP_FIELDS,
     TOP_REQUIRED,
 )
+from banker.snapshot.shape import entry_bytes as entry_bytes  # the store counts logs by it
 
 MAX_BYTES = 5 * 1024 * 1024  # larger files are refused before they are parsed
 MAX_DEPTH = 64  # a real snapshot nests about 10 levels; the checks below recurse
@@ -73,12 +74,9 @@ MAX_COMMANDS = 12_000
 MAX_EVENTS = 30_000
 MAX_REPLAY_SECONDS = 8.0  # CPU seconds of this thread, replay and checks together
 
-# What the store lets a game's log reach, so that every game it exports imports here (it refuses
-# any further command: `game_too_long`, banker.store): the limits above, less room for the state
-# (STATE_ROOM times its row's compact JSON, plus HEAD_ROOM for the file's head) and for the
-# Banker's corrections (undo, adjust, move) at that ceiling: they pass it, up to the limits
-# themselves (CORRECTION_ROOM of them, each at most CORRECTION_BYTES of commands and events).
-# Read at each command (a test may set them smaller).
+# The store refuses a command taking a game's log past these limits less room for the state
+# and for the Banker's corrections (`game_too_long`, banker.store), which pass up to the limits
+# themselves: every game it keeps imports here. Read at each command (a test may set them).
 STATE_ROOM = 4  # the state as the file writes it (indented) is under 4 times its row's bytes
 HEAD_ROOM = 4096
 CORRECTION_ROOM = 100
@@ -134,13 +132,6 @@ def build(
 def dumps(doc: dict) -> bytes:
     """A snapshot document as the bytes of its file (UTF-8 JSON, one field per line)."""
     return json.dumps(doc, ensure_ascii=False, indent=1).encode("utf-8")
-
-
-def entry_bytes(entry: dict) -> int:
-    """The bytes one entry of the file's "commands" or "events" list takes in it (as dumps
-    writes it, two levels deep, with its separator): the store counts a game's log by this."""
-    text = json.dumps(entry, ensure_ascii=False, indent=1)
-    return len(text.encode("utf-8")) + 2 * (text.count("\n") + 1) + 2
 
 
 def parse(data: bytes) -> dict:
