@@ -61,6 +61,7 @@ from banker.snapshot.shape import (
     TOP_FIELDS,
     TOP_REQUIRED,
 )
+from banker.snapshot.shape import entry_bytes as entry_bytes  # the store counts logs by it
 
 MAX_BYTES = 5 * 1024 * 1024  # larger files are refused before they are parsed
 MAX_DEPTH = 64  # a real snapshot nests about 10 levels; the checks below recurse
@@ -72,6 +73,15 @@ _MAX_TEXT = 2000
 MAX_COMMANDS = 12_000
 MAX_EVENTS = 30_000
 MAX_REPLAY_SECONDS = 8.0  # CPU seconds of this thread, replay and checks together
+
+# The store refuses a command taking a game's log past these limits less room for the state
+# and for the Banker's corrections (`game_too_long`, banker.store), which pass up to the limits
+# themselves: every game it keeps imports here. Read at each command (a test may set them).
+STATE_ROOM = 4  # the state as the file writes it (indented) is under 4 times its row's bytes
+HEAD_ROOM = 4096
+CORRECTION_ROOM = 100
+CORRECTION_BYTES = 4096
+CORRECTIONS = frozenset({"undo", "adjust", "move"})
 
 
 @dataclass

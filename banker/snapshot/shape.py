@@ -7,6 +7,8 @@ two cannot name different fields. Pure: the standard library and the core only.
 
 from __future__ import annotations
 
+import json
+
 from banker.rules import json_nullable, json_object
 from banker.rules.options import EDITIONS, options_schema
 
@@ -109,3 +111,10 @@ TOP_FIELDS, TOP_REQUIRED = fields(SNAPSHOT)
 GAME_FIELDS, GAME_REQUIRED = fields(SNAPSHOT["properties"]["game"])
 COMMAND_FIELDS, COMMAND_REQUIRED = fields(SNAPSHOT["properties"]["commands"]["items"])
 EVENT_FIELDS, EVENT_REQUIRED = fields(SNAPSHOT["properties"]["events"]["items"])
+
+
+def entry_bytes(entry: dict) -> int:
+    """The bytes one entry of the file's "commands" or "events" list takes in it (as dumps
+    writes it, two levels deep, with its separator): the store counts a game's log by this."""
+    text = json.dumps(entry, ensure_ascii=False, indent=1)
+    return len(text.encode("utf-8")) + 2 * (text.count("\n") + 1) + 2

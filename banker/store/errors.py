@@ -52,6 +52,14 @@ class KeyReused(StoreError):
     code = "idempotency_key_reused"
 
 
+class GameTooLong(StoreError):
+    """A command that would take the game's log past what a snapshot import accepts (HTTP 422):
+    nothing applied (Store.execute; the limits are banker.snapshot's)."""
+
+    status = 422
+    code = "game_too_long"
+
+
 class DiskFull(StoreError):
     """The disk (or the database's size limit) is full: nothing was recorded (HTTP 507)."""
 

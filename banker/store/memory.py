@@ -30,6 +30,9 @@ class GameInMemory:
         self.base_version: int | None = base_version
         # (version, text) of the row as this process last wrote it, while the state is kept.
         self.row: tuple[int, str] | None = None
+        # The bytes its log (commands and events) takes in its snapshot file, counted once on
+        # its first command here (Reads.log_bytes), then per command written; None until then.
+        self.log_bytes: int | None = None
 
     @property
     def state(self) -> dict:

@@ -242,6 +242,31 @@ class Reads:
 
     # -- snapshots (pause and resume) ------------------------------------------------------------
 
+    def _log(self, db, game_id: str) -> tuple[list[dict], list[dict]]:
+        """The game's commands and events as its snapshot file lists them."""
+        commands = [
+            {"version": r["version"], "at": r["at"], "command": json.loads(r["command"])}
+            for r in db.query(
+                "select version, at, command from commands where game_id = ? order by version",
+                [game_id],
+            )
+        ]
+        events = [
+            {**r, "undone": bool(r["undone"])}
+            for r in db.query(
+                "select seq, version, type, text, at, undone from events "
+                "where game_id = ? order by seq",
+                [game_id],
+            )
+        ]
+        return commands, events
+
+    def log_bytes(self, game_id: str) -> int:
+        """The bytes the game's commands and events take in its snapshot file (under the
+        game's lock): read once per game, then kept up to date by the store's writes."""
+        commands, events = self._log(self.database.connection(), game_id)
+        return sum(snapshots.entry_bytes(e) for e in commands + events)
+
     def snapshot(self, game_id: str) -> dict:
         """The game as a snapshot document (see banker.snapshot), read at one version."""
         game = self.games.get(game_id)
@@ -250,21 +275,7 @@ class Reads:
             row = self.database.one(
                 "select edition, names, options, created_at from games where id = ?", [game_id]
             )
-            commands = [
-                {"version": r["version"], "at": r["at"], "command": json.loads(r["command"])}
-                for r in db.query(
-                    "select version, at, command from commands where game_id = ? order by version",
-                    [game_id],
-                )
-            ]
-            events = [
-                {**r, "undone": bool(r["undone"])}
-                for r in db.query(
-                    "select seq, version, type, text, at, undone from events "
-                    "where game_id = ? order by seq",
-                    [game_id],
-                )
-            ]
+            commands, events = self._log(db, game_id)
             state = self.games.state(game_id)  # with undo's states: they travel with the snapshot
         return snapshots.build(
             game_id,

@@ -16,7 +16,7 @@ from banker import snapshot as snapshots
 from banker.store import log
 from banker.store.answer import Answer
 from banker.store.database import Database, dumps, utc_now
-from banker.store.errors import KeyReused, SnapshotRefused, VersionConflict
+from banker.store.errors import GameTooLong, KeyReused, SnapshotRefused, VersionConflict
 from banker.store.games import Games
 from banker.store.memory import GameInMemory
 from banker.store.migrations import LEGACY_SCOPE, NOT_RECORDED
@@ -225,6 +225,7 @@ class Store:
         starts, first, last = game.rounds.starts(events, seats)
         at = self.clock()
         row = log.state_text(after, public_text)
+        grown = self._within_snapshot_limits(game, game_id, command, after, events, at, row)
         added, gone = seat_changes(before, after)  # a latecomer's link, or an undo of one
         seated = {new_secret(): pid for pid in added}
 
@@ -257,10 +258,42 @@ class Store:
         if seated or gone:
             self.tokens.seats_written(game, seated, gone)
         game.row = version, row
+        game.log_bytes += grown
         game.rounds.first, game.rounds.last = first, last
         if base is not None:
             game.base_version = base[0]
         return Answer(body, text, private=private)
+
+    def _within_snapshot_limits(self, game, game_id, command, after, events, at, row) -> int:
+        """The bytes this command adds to the game's snapshot file; GameTooLong when the file
+        would then be more than a snapshot import accepts here (banker.snapshot's limits, read
+        at each command): every game the store keeps, it exports and imports again. Below the
+        limits, room is left for the state (STATE_ROOM times its row) and for the Banker's
+        corrections: undo, adjust and move are refused only at the limits themselves, any other
+        command CORRECTION_ROOM corrections before."""
+        s = snapshots
+        entries = [{"version": after["version"], "at": at, "command": command}] + [
+            {"seq": e["seq"], "version": after["version"], "type": e["type"], "text": e["text"],
+             "at": at, "undone": False}
+            for e in events
+        ]  # fmt: skip
+        grown = sum(s.entry_bytes(e) for e in entries)
+        if game.log_bytes is None:
+            game.log_bytes = self.reads.log_bytes(game_id)
+        size = game.log_bytes + grown + s.STATE_ROOM * len(row.encode()) + s.HEAD_ROOM
+        room = 0 if command.get("type") in s.CORRECTIONS else s.CORRECTION_ROOM
+        if (
+            after["version"] > s.MAX_COMMANDS - room
+            or after.get("_seq", 0) > s.MAX_EVENTS - room
+            or size > s.MAX_BYTES - room * s.CORRECTION_BYTES
+        ):
+            raise GameTooLong(
+                f"This game has reached the longest a paused game can carry ({game.version:,} "
+                "commands; a long real game has about 2,000): nothing more can be recorded, and "
+                "nothing was done. Undo and corrections still work. To play on, finish with "
+                "paper money from the paper record on the Pause page."
+            )
+        return grown
 
     def import_snapshot(self, doc: dict) -> dict:
         """Resume a snapshot as a new game with fresh tokens; the answer of create_game, and
