@@ -27,7 +27,8 @@ from collections import OrderedDict
 from banker.rules import actions
 
 NO_TARGET = "Not possible now."
-MOST_KEPT = 4096  # (game, seat, command type) answers kept, the oldest first out
+MOST_KEPT = 512  # (game, seat, command type) answers kept, the oldest first out: an answer is
+# asked again within moments (a command's answer, then its push), and each holds its state
 
 _kept: OrderedDict[tuple, tuple[dict, dict | None]] = OrderedDict()
 _lock = threading.Lock()
