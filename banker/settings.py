@@ -8,7 +8,7 @@ typed it and what to give instead; `banker serve` prints it and exits 1 before a
 docs/hosting.md's table of limits lists each one (tests/project/test_settings_docs.py holds it
 to this table).
 
-A leaf module (the standard library only): the server (banker.serving, banker.net) and the app
+A leaf module (the standard library only): the server (banker.net.serving, banker.net) and the app
 (banker.web) both read the values it gives, never the environment themselves.
 """
 
