@@ -21,8 +21,9 @@ for: the seat's own deeds (all owned deeds for the Banker), each open claim and 
 bidder, each card of the pile to draw from, each partner to trade with (with the smallest deal
 that could change hands: the page composes the real one), the dice's roller, and so on. A seat's
 own permission comes first (`permissions.seat_refusal`, the API's own check), then the rules:
-each target is tried with `apply` on the state (which is never changed), or, for a deed's
-build, sale, mortgage and lifting, with the very checks their handlers make
+each target is tried with `apply`'s own steps on a copy thrown away (`game.attempt`; the state
+is never changed), or, for a deed's build, sale, mortgage and lifting, with the very checks
+their handlers make
 (`game.gate_refusal`, `holdings.deed_command_refusal`) — so what this function allows is
 exactly what `apply` accepts and what it refuses is refused with the same sentence. The display
 may send nothing: each command type is one refused target for it.
@@ -34,7 +35,7 @@ rules/targets.py); without, it is offered as one bare command.
 from __future__ import annotations
 
 from .errors import Refusal
-from .game import apply, gate_refusal, upgrade
+from .game import attempt, gate_refusal, upgrade
 from .holdings import deed_command_refusal
 from .permissions import DISPLAY_READ_ONLY, seat_refusal, text_for
 from .schema import COMMANDS
@@ -49,7 +50,7 @@ def _rules_refusal(s: dict, command: dict) -> Refusal | None:
         c = read_command(s, command)
         return gate_refusal(s, c) or deed_command_refusal(s, c["type"], c["property"])
     try:
-        apply(s, command)
+        attempt(s, command)  # apply's own steps, on a copy thrown away
     except Refusal as e:
         return e
     return None

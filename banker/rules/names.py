@@ -23,6 +23,7 @@ each other in some font are the table's business to tell apart, not the server's
 from __future__ import annotations
 
 import unicodedata
+from functools import lru_cache
 
 from .errors import BadCommand
 
@@ -98,6 +99,7 @@ def _shown(name: str) -> str:
     return visible[:30]
 
 
+@lru_cache(maxsize=4096)  # a table's few names, asked of for every rename and leave button
 def skeleton(name: str) -> str:
     """What a name looks like: two names with the same skeleton are taken for each other."""
     folded = unicodedata.normalize("NFKD", name.translate(_CAPITALS).casefold())

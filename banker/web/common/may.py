@@ -12,13 +12,45 @@ the rules would refuse is never shown active: it is left out, or disabled with t
 `fields` pick the targets whose command holds them; a command type none of whose targets hold
 them is refused with the type's own sentence (or, when the core offers no such target at all,
 with NO_TARGET).
+
+The core's answer for one seat and command type is made once per state (`answer`): the state
+the store keeps is never changed, a command makes a new one, so an answer kept beside the very
+state object it was made from is that state's answer. The Banker's command answered with its
+screen and the same screen pushed to the Banker's other pages ask it once.
 """
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+
 from banker.rules import actions
 
 NO_TARGET = "Not possible now."
+MOST_KEPT = 4096  # (game, seat, command type) answers kept, the oldest first out
+
+_kept: OrderedDict[tuple, tuple[dict, dict | None]] = OrderedDict()
+_lock = threading.Lock()
+
+
+def answer(state: dict, seat: str, kind: str) -> dict | None:
+    """`actions(state, seat, [kind])[kind]` (None for no such command type), made once for this
+    state object (the store's, never changed) and kept until the game moves on."""
+    key = (state.get("game_id"), seat, kind)
+    with _lock:
+        found = _kept.get(key)
+    if found is not None and found[0] is state:
+        return found[1]
+    try:
+        made = actions(state, seat, [kind])[kind]
+    except KeyError:  # no such command type
+        made = None
+    with _lock:
+        _kept[key] = (state, made)
+        _kept.move_to_end(key)
+        while len(_kept) > MOST_KEPT:
+            _kept.popitem(last=False)
+    return made
 
 
 class May:
@@ -35,10 +67,7 @@ class May:
         if kind not in self._actions:
             if self._kinds is not None and kind not in self._kinds:
                 return None
-            try:
-                self._actions.update(actions(self._state, self.seat, [kind]))
-            except KeyError:  # no such command type
-                self._actions[kind] = None
+            self._actions[kind] = answer(self._state, self.seat, kind)
         return self._actions.get(kind)
 
     def _targets(self, kind: str, fields: dict) -> list[dict]:

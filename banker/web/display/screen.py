@@ -13,7 +13,11 @@ Routes (the story pages are banker.web.display.story_pages):
 
 from __future__ import annotations
 
-from flask import render_template, request, url_for
+import threading
+from collections import OrderedDict
+
+from flask import current_app, render_template, request, url_for
+from markupsafe import Markup
 
 from banker.rules import public_state
 from banker.web.common import board_picture
@@ -23,6 +27,29 @@ from banker.web.display import story_pages
 from banker.web.display.blueprint import bp, gone
 
 LATEST_EVENTS = 8
+MOST_BOARDS = 1024  # games whose drawn tiles are kept (about 12 KB each), the oldest first out
+
+_boards: OrderedDict[str, tuple[str, Markup]] = OrderedDict()
+_boards_lock = threading.Lock()
+
+
+def spaces_html(game_id: str, spaces: list[dict]) -> Markup:
+    """The board's 40 tiles (display/_spaces.html), drawn only when what they show changed
+    since the game's last drawing: most changes (cash, a claim, a turn) move no token and no
+    deed, and the tiles were about half of the big screen's drawing."""
+    said = repr(spaces)
+    with _boards_lock:
+        found = _boards.get(game_id)
+        if found is not None and found[0] == said:
+            _boards.move_to_end(game_id)
+            return found[1]
+    html = Markup(current_app.jinja_env.get_template("display/_spaces.html").render(spaces=spaces))
+    with _boards_lock:
+        _boards[game_id] = (said, html)
+        _boards.move_to_end(game_id)
+        while len(_boards) > MOST_BOARDS:
+            _boards.popitem(last=False)
+    return html
 
 
 def display_view(token: str, game_id: str) -> dict:
@@ -45,7 +72,7 @@ def display_view(token: str, game_id: str) -> dict:
         "game_id": game_id,
         "version": state["version"],
         "status": state["status"],
-        "spaces": board_picture.spaces(state),
+        "spaces_html": spaces_html(game_id, board_picture.spaces(state)),
         "players": [{**p, "acting": p["id"] in acting} for p in players],
         "now": now,
         "private_cash": private_cash,

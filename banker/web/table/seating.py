@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import re
 
-from banker.rules import DomainError, actions, apply, what_leaves
+from banker.rules import DomainError, apply, what_leaves
 from banker.rules.board import DECK_NAMES, DEEDS
+from banker.web.common.may import answer
 from banker.web.common.present import player_names
 
 LEAVE_STEP = re.compile(r"leave-(p[1-9][0-9]{0,5})")
@@ -35,7 +36,7 @@ def section(state: dict, latest: list[dict], confirm: str | None) -> dict:
     added (their code is shown at once) or None, "leaving": the leave being confirmed or None}.
     `state`: as the store keeps it; `latest`: the events of the game's latest accepted
     command."""
-    said = actions(state, "banker", ["rename_player", "add_player", "leave"])
+    said = {k: answer(state, "banker", k) for k in ("rename_player", "add_player", "leave")}
     added = any(e["type"] == "player_added" and not e["undone"] for e in latest)
     pid = leaving(confirm)
     open_ = state["status"] in ("setup", "playing")
