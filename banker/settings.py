@@ -86,6 +86,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("per_address", "int", 256, "open connections of one client", 1, 1_000_000),
     Setting("threads_per_client", "int", 2, "worker threads one client's requests may hold at "
             "once (the others wait their turn on the event loop, holding no thread)", 1, 256),
+    Setting("uploads_per_client_mb", "int", 16, "request bodies one client may have on their "
+            "way at once, in MB (the others are refused 413 as they arrive)", 1, 100_000),
     Setting("streams_per_client", "int", 64, "push streams of one client (behind the proxy "
             "too)", 1, 100_000),
     Setting("idle_seconds", "seconds", 5.0, "a connection that sends nothing", 1, 3600),
