@@ -54,9 +54,9 @@ def serve_settings(args: argparse.Namespace) -> settings.Settings:
 
 
 def listen(app, values: settings.Settings):
-    """banker's server (banker.serving: uvicorn, push, the connection limits) bound to
+    """banker's server (banker.net.serving: uvicorn, push, the connection limits) bound to
     values.host and .port, or Fatal saying why it cannot be."""
-    from banker.serving import create_server
+    from banker.net.serving import create_server
 
     host, port = values.host, values.port
     try:
@@ -82,7 +82,7 @@ def listen(app, values: settings.Settings):
 
 def hold(db: str) -> None:
     """Take the database's lock for this process, or Fatal naming the server that has it."""
-    from banker.serving import AlreadyServed, hold_database
+    from banker.net.serving import AlreadyServed, hold_database
 
     try:
         guarded(db, lambda: hold_database(db))
@@ -111,7 +111,7 @@ def access_log(app, where: str) -> None:
 
 def serve(args: argparse.Namespace) -> None:
     """Run the web app and print the URL to open."""
-    from banker.serving import keep_private
+    from banker.net.serving import keep_private
 
     values = serve_settings(args)
     db = values.db

@@ -8,7 +8,7 @@ typed it and what to give instead; `banker serve` prints it and exits 1 before a
 docs/hosting.md's table of limits lists each one (tests/project/test_settings_docs.py holds it
 to this table).
 
-A leaf module (the standard library only): the server (banker.serving, banker.net) and the app
+A leaf module (the standard library only): the server (banker.net.serving, banker.net) and the app
 (banker.web) both read the values it gives, never the environment themselves.
 """
 
@@ -86,6 +86,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("per_address", "int", 256, "open connections of one client", 1, 1_000_000),
     Setting("threads_per_client", "int", 2, "worker threads one client's requests may hold at "
             "once (the others wait their turn on the event loop, holding no thread)", 1, 256),
+    Setting("uploads_per_client_mb", "int", 16, "request bodies one client may have on their "
+            "way at once, in MB (the others are refused 413 as they arrive)", 1, 100_000),
     Setting("streams_per_client", "int", 64, "push streams of one client (behind the proxy "
             "too)", 1, 100_000),
     Setting("idle_seconds", "seconds", 5.0, "a connection that sends nothing", 1, 3600),

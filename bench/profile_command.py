@@ -6,7 +6,7 @@ The bot plays a 4-player game of `--commands` commands (after 100 events) on a d
 /dev/shm (the disk aside), each `POST /api/v1/games/<id>/commands` with the Banker's token:
 - by default through Flask's test client, in this process;
 - with `--server`, through the server over loopback as `banker serve` runs it (one worker
-  thread, this checkout's `banker.serving.create_server`), the client in this process on its own
+  thread, this checkout's `banker.net.serving.create_server`), the client in this process on its own
   keep-alive connection; the server's two threads (uvicorn's event loop and the worker running
   Flask) are profiled, the client is not.
 
@@ -113,7 +113,7 @@ class OverLoopback:
     profiled once `profiling` is set; a keep-alive http.client connection to it."""
 
     def __init__(self, db: Path):
-        from banker.serving import create_server
+        from banker.net.serving import create_server
         from banker.web import create_app
 
         self.profiles: list[cProfile.Profile] = []

@@ -55,7 +55,7 @@ def serve(name: str, port: int, db: str) -> None:
     else:
         import os
 
-        from banker.serving import create_server
+        from banker.net.serving import create_server
 
         os.environ["BANKER_IDLE_SECONDS"] = "300"
         server = create_server(app, host="127.0.0.1", port=port, threads=8)
@@ -135,7 +135,7 @@ def main(argv=None) -> int:
     if args.serve:
         serve(args.serve, args.port, args.db)
         return 0
-    from banker.serving import raise_file_limit
+    from banker.net.serving import raise_file_limit
 
     raise_file_limit(args.idle + 500)
     print(f"{'server':<18}  {'command p50':>11}  {'p95':>8}  {'CPU/command':>11}  "

@@ -265,7 +265,7 @@ def measure(tables: int = 1000, idle: float = 30.0, seconds: float = 60.0,
             tmpfs: bool = False, code: Path | None = None, views: bool = True) -> dict:  # fmt: skip
     """The whole run on a fresh server: run()'s figures, plus the server's memory. `tmpfs`:
     the database on /dev/shm; `code`: the checkout of banker to serve (an older one: before)."""
-    from banker.serving import raise_file_limit
+    from banker.net.serving import raise_file_limit
 
     raise_file_limit(tables * 6 + 1000)
     try:

@@ -34,7 +34,7 @@ def banker_link(base: str, game_id: str, token: str) -> str:
 
 def games(args: argparse.Namespace) -> None:
     """List the stored games; or give a seat of one a new link; or remove some."""
-    from banker.serving import server_of
+    from banker.net.serving import server_of
     from banker.store import Store
 
     db = str(args.db)

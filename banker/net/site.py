@@ -5,7 +5,9 @@ A worker thread is never held by the network, so a patient stranger cannot pin t
 - the request's body is read here, on the event loop, before any thread is given the request
   (within `body_seconds`: banker.net.connection answers 408 past it); a request that says
   `Expect: 100-continue` is first asked of the app (`banker.before_body`: too large for its
-  route, no token where one is needed) and refused before its body is asked for;
+  route, no token where one is needed) and refused before its body is asked for; the bodies
+  one client has on their way at once are at most `uploads_per_client_mb` together (past it,
+  413 `uploads_too_large`), so a stranger's many large bodies cannot fill the memory;
 - one client holds at most `threads_per_client` worker threads at once, each turn lasting
   until its answer is taken; its other requests wait their turn here, on the loop, holding no
   thread (this machine's own are not counted; behind a proxy on this machine a client is the
@@ -52,6 +54,7 @@ class Site:
         self.hub.environ = lambda scope: _environ(scope, io.BytesIO())  # a stream's request
         self.collector = Collector()
         self.turns: dict[str, _Turns] = {}  # each client's worker threads in use
+        self.uploading: dict[str, int] = {}  # each client's bytes of bodies on their way
         public = app.config.get("PUBLIC_URL") or ""
         self.prefix = public.split("://", 1)[-1].partition("/")[2].rstrip("/")
         self.prefix = f"/{self.prefix}" if self.prefix else ""
@@ -107,7 +110,17 @@ class Site:
             if said is not None:
                 await _refuse(send, scope, client, *said)
                 return
-        body = await _read_body(receive)
+        try:
+            body = await self._read_body(receive, client)
+        except _TooMuchAtOnce:
+            said = (
+                413,
+                "uploads_too_large",
+                "This client is already sending as much as the "
+                "server takes from one at once; send it again when the others are in.",
+            )
+            await _refuse(send, scope, client, *said)
+            return
         if body is None:  # gone, or refused by the connection (too slow, too large)
             return
         environ = _environ(scope, io.BytesIO(body))
@@ -118,6 +131,35 @@ class Site:
         async with self._turn(client):
             status, headers, data = await loop.run_in_executor(self.pool, _call, self.app, environ)
             await self._answer(scope, send, status, headers, data)
+
+    async def _read_body(self, receive, client: str) -> bytes | None:
+        """The request's whole body, received on the loop; None when the client went first.
+        What one client has on its way at once, all its requests together, is at most
+        `uploads_per_client_mb` (this machine's own are not counted): past it,
+        _TooMuchAtOnce."""
+        budget = None if client == clients.LOCAL else self.limits.uploads_per_client_mb << 20
+        parts, taken = [], 0
+        try:
+            while True:
+                message = await receive()
+                if message["type"] != "http.request":
+                    return None
+                part = message.get("body", b"")
+                if budget is not None and part:
+                    held = self.uploading.get(client, 0) + len(part)
+                    if held > budget:
+                        raise _TooMuchAtOnce
+                    self.uploading[client], taken = held, taken + len(part)
+                parts.append(part)
+                if not message.get("more_body", False):
+                    return b"".join(parts)
+        finally:
+            if taken:
+                left = self.uploading[client] - taken
+                if left:
+                    self.uploading[client] = left
+                else:
+                    del self.uploading[client]
 
     def _turn(self, client: str) -> _Turns | contextlib.nullcontext:
         """The client's turn at a worker thread (none to wait for this machine's own)."""
@@ -175,6 +217,10 @@ def _call(app, environ) -> tuple[int, list, bytes]:
     return int(seen["status"][:3]), headers, b"".join(chunks)
 
 
+class _TooMuchAtOnce(Exception):
+    """A client's bodies on their way would pass uploads_per_client_mb."""
+
+
 class _Turns:
     """One client's worker threads in use: at most `most`; the others wait on the loop."""
 
@@ -199,18 +245,6 @@ class _Turns:
         self.users -= 1
         if self.users == 0:
             self.table.pop(self.client, None)
-
-
-async def _read_body(receive) -> bytes | None:
-    """The request's whole body, received on the loop; None when the client went first."""
-    parts = []
-    while True:
-        message = await receive()
-        if message["type"] != "http.request":
-            return None
-        parts.append(message.get("body", b""))
-        if not message.get("more_body", False):
-            return b"".join(parts)
 
 
 def _header(headers: list, name: bytes, default: bytes | None = None) -> bytes | None:

@@ -61,7 +61,7 @@ class Database:
     def __init__(self, path: str | Path):
         self.path = str(path)
         # One writer at a time, waiting here rather than in SQLite's busy handler (which sleeps
-        # a millisecond or more before it looks again); one server per file (serving.py).
+        # a millisecond or more before it looks again); one server per file (net/serving.py).
         self._writer = threading.Lock()
         self._waiting: list[_Work] = []  # writes queued for the next group commit
         self._waiting_lock = threading.Lock()

@@ -44,9 +44,9 @@ AXE = ROOT / "tests" / "vendor" / "axe-4.14.1.min.js"
 
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory):
-    """The whole app served by banker's server (banker.serving: push included) on 127.0.0.1
+    """The whole app served by banker's server (banker.net.serving: push included) on 127.0.0.1
     and a free port, on a temporary DB, in a thread of this process."""
-    from banker.serving import create_server
+    from banker.net.serving import create_server
     from banker.web import create_app
 
     db = tmp_path_factory.mktemp("live") / "banker.db"

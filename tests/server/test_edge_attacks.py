@@ -143,3 +143,39 @@ def test_the_limits_refusals_say_why_in_the_apis_json_with_retry_after(tmp_path)
         time.sleep(0.2)
         log = server.output()
         assert log.count("Refused 429 too_many_links") == 1 and "Traceback" not in log
+
+
+def _upload(port: int, size: int, sent: int) -> socket.socket:
+    """A stranger's connection that says a body of `size` bytes and sends `sent` of them."""
+    s = socket.create_connection(("127.0.0.1", port), source_address=(STRANGER, 0))
+    s.sendall(b"POST /api/v1/games/import HTTP/1.1\r\nHost: x\r\nContent-Type: "
+              b"application/json\r\nContent-Length: %d\r\n\r\n" % size + b" " * sent)  # fmt: skip
+    return s
+
+
+def test_one_clients_bodies_on_their_way_are_bounded_together_and_the_next_is_refused_413(
+    tmp_path,
+):
+    env = {**AS_STRANGER, "BANKER_UPLOADS_PER_CLIENT_MB": "1"}
+    with serving(tmp_path / "b.db", env=env) as server:
+        game = _game(server.url)
+        url, token = f"{server.url}/api/v1/games/{game['game_id']}", game["banker_token"]
+        before = call(url, token=token)[::2]
+        port = int(server.url.rsplit(":", 1)[1])
+        first = _upload(port, 900_000, 700_000)  # 0.7 MB on its way, still coming
+        time.sleep(0.5)
+        second = _upload(port, 900_000, 500_000)  # would make 1.2 MB: refused as it arrives
+        second.settimeout(10)
+        answer = second.recv(65536)
+        second.close()
+        assert answer.startswith(b"HTTP/1.1 413 ")
+        assert b'"code":"uploads_too_large"' in answer
+        assert b"content-security-policy" in answer.lower()
+        first.close()  # gone: its bytes are no longer on their way
+        time.sleep(0.5)
+        third = _upload(port, 900_000, 900_000)  # now it fits, and is read to its end
+        third.settimeout(10)
+        answer = third.recv(65536)
+        third.close()
+        assert answer.startswith(b"HTTP/1.1 400 ")  # read whole: 900 KB of spaces is no JSON
+        assert call(url, token=token)[::2] == before  # and no game changed
