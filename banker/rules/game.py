@@ -153,12 +153,7 @@ def apply(state: dict, command: dict, seat: str | None = None) -> tuple[dict, li
     who sends it (a player's id, "banker"; None: unknown), only chooses the words of what it
     did (an offer withdrawn by its maker, declined by anyone else), never what it does.
     """
-    state = upgrade(state)
-    c = schema.read(state, command)
-    c["by"] = seat
-    refusal = gate_refusal(state, c)
-    if refusal:
-        raise refusal
+    state, c = _admitted(state, command, seat)
     s, events = RUN[c["type"]](state, c)
     s["version"] = state["version"] + 1
     return s, events
@@ -167,13 +162,20 @@ def apply(state: dict, command: dict, seat: str | None = None) -> tuple[dict, li
 def attempt(state: dict, command: dict, seat: str | None = None) -> None:
     """Raise what `apply` would raise for this command (its BadCommand or refusal), or nothing
     when `apply` accepts it; no new state is kept (rules/actions.py tries every button so)."""
+    state, c = _admitted(state, command, seat)
+    TRY[c["type"]](state, c)
+
+
+def _admitted(state: dict, command: dict, seat: str | None) -> tuple[dict, dict]:
+    """The state as banker keeps it and the command read by its schema, once nothing before
+    its own rules refuses it (BadCommand, or the gate's refusal, raised)."""
     state = upgrade(state)
     c = schema.read(state, command)
     c["by"] = seat
     refusal = gate_refusal(state, c)
     if refusal:
         raise refusal
-    TRY[c["type"]](state, c)
+    return state, c
 
 
 def gate_refusal(state: dict, c: dict) -> DomainError | None:
