@@ -9,6 +9,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import random
 import re
 import signal
 import socket
@@ -187,11 +188,26 @@ def serving(db: Path, *args: str, **options) -> Iterator[Server]:
         server.stop()
 
 
+_GIVEN: set[int] = set()  # the ports free_port handed out in this run
+
+
 def free_port() -> int:
-    """A loopback port free at this moment."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A port free at this moment on every address, below the range the kernel takes the local
+    ports of outgoing connections from (32768 and up on Linux): a port the kernel picked (bind
+    to 0) was taken now and then by a test's own client connection before the server it was
+    meant for could bind it ("address already in use"). Never the same port twice in a run."""
+    for _ in range(1000):
+        port = random.randrange(20_000, 32_768)
+        if port in _GIVEN:
+            continue
+        with socket.socket() as s:
+            try:
+                s.bind(("0.0.0.0", port))
+            except OSError:
+                continue
+        _GIVEN.add(port)
+        return port
+    raise RuntimeError("no free port from 20000 to 32767")
 
 
 class Reply:

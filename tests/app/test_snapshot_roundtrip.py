@@ -108,7 +108,7 @@ def test_every_exported_snapshot_imports_as_the_same_game_and_plays_on_identical
 
 
 @pytest.mark.slow
-@settings(max_examples=150, **SETTINGS)
+@settings(max_examples=60, **SETTINGS)
 @given(spec=GAMES)
 def test_every_exported_snapshot_imports_as_the_same_game_and_plays_on_identically_many(
     tmp_path_factory, spec

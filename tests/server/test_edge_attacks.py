@@ -78,7 +78,7 @@ def test_expect_100_continue_with_a_fitting_body_and_its_token_is_continued(tmp_
 
 @pytest.mark.parametrize("kind", ["snapshot", "events", "history", "qr"])
 def test_a_long_games_costly_answers_asked_by_16_connections_leave_the_banker_answered(kind):
-    result = attack.costly_answers(kind, connections=16, seconds=6)
+    result = attack.costly_answers(kind, connections=16, seconds=3)
     banker_held(result["watch"])
     assert set(result["answers"]) == {"200"}, result["answers"]
     before, _, later = result["rss"]
@@ -93,14 +93,14 @@ def test_answers_nobody_reads_are_cut_after_the_write_deadline_and_memory_comes_
 
 
 def test_256_connections_to_the_home_page_leave_the_banker_answered():
-    result = attack.home_flood(256, seconds=5)
+    result = attack.home_flood(256, seconds=3)
     banker_held(result["watch"])
     assert result["answers"].get("200", 0) > 0
 
 
 @pytest.mark.skipif(not Path(NGINX).exists(), reason="nginx is not installed")
 def test_512_connections_through_nginx_are_capped_per_client_and_leave_the_banker_answered():
-    result = attack.home_flood(512, seconds=5, through_nginx=True)
+    result = attack.home_flood(512, seconds=3, through_nginx=True)
     banker_held(result["watch"])
 
 
