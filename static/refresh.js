@@ -42,15 +42,15 @@
 
   // A player's news ("Bob declined your offer.") sits at the top of their page, in the page
   // (it covers nothing): arriving while they read further down, and are not typing, it is
-  // brought into view.
-  var news = 0;
-  doc.addEventListener("htmx:oobAfterSwap", function (e) {
-    if (e.target && e.target.id === "news") news = 1;
-  });
+  // brought into view. Told by its words changing, whichever way they came (an out-of-band
+  // part of an answer, or inside a whole view pushed in the stream, which fires no oob event).
+  var newsEl = doc.getElementById("news"), said = newsEl ? newsEl.textContent.trim() : "";
   doc.addEventListener("htmx:afterSettle", function () {
-    var el = news && doc.getElementById("news"), a = doc.activeElement;
-    news = 0;
-    if (!el || !el.textContent.trim()) return;
+    var el = doc.getElementById("news"), a = doc.activeElement;
+    var now = el ? el.textContent.trim() : "";
+    if (now === said) return;
+    said = now;
+    if (!now) return;
     if (a && /^(INPUT|SELECT|TEXTAREA)$/.test(a.tagName)) return;
     if (el.getBoundingClientRect().top < 0) el.scrollIntoView({ block: "start" });
   });
