@@ -80,6 +80,10 @@
     if (!(version > now || (again && version >= now) || now !== now)) return;
     if (tapInFlight()) { held = [html, version, again]; return; }
     if (doc.querySelector("[data-live][data-own], #pad-d1")) return told(version);
+    // A view pushed for the screen this page has just left (the Banker went from Table to
+    // History while it was on its way) is not this page's: it asks for its own instead.
+    var as = /data-live[^>]*?data-as="([^"]*)"/.exec(html);
+    if (as && as[1] !== view()) return told(version);
     var id = /^\s*<[^>]*?\sid="([^"]+)"/.exec(html), target = id && doc.getElementById(id[1]);
     if (!target || !window.htmx) return told(version);
     latest = Math.max(latest, version);
