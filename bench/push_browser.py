@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+from collections import Counter
 import sys
 import time
 from pathlib import Path
@@ -67,6 +68,7 @@ STEPS = """(() => {
                     performance.timeOrigin + performance.now();
             };
             s.addEventListener("message", heard);
+            s.addEventListener("parts", heard);
             s.addEventListener("swap", heard);
             return s;
         };
@@ -99,13 +101,17 @@ def _open_pages(browser, url: str, game: dict) -> dict:
 
 
 def _wait_seen(page, timeout: float = 10.0) -> float | None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        seen = page.evaluate("() => window.__seen")
-        if seen:
-            return seen
-        time.sleep(0.005)
-    return None
+    """When the page painted the figure, waited for in the page itself (one call, no polling:
+    the measuring stays out of the way of what it measures); None past `timeout`."""
+    return page.evaluate(
+        """t => new Promise(done => {
+            const until = performance.now() + t;
+            const look = () => window.__seen ? done(window.__seen)
+                : performance.now() > until ? done(null) : setTimeout(look, 2);
+            look();
+        })""",
+        timeout * 1000,
+    )
 
 
 def measure(url: str, changes: int = 40, seed: int = 1) -> dict:
@@ -120,6 +126,7 @@ def measure(url: str, changes: int = 40, seed: int = 1) -> dict:
     delays: dict[str, list[float]] = {}
     steps: dict[str, list[float]] = {name: [] for name in STEP_NAMES}
     missed, asked = 0, 0
+    swapped_as: dict[str, Counter] = {}  # per page: "parts", "whole" (static/refresh.js)
     gaps: dict[str, list[float]] = {"message to swapped": [], "swapped to painted": []}
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -146,6 +153,8 @@ def measure(url: str, changes: int = 40, seed: int = 1) -> dict:
                     continue
                 delays.setdefault(label, []).append(seen - sent)
                 times = {**page.evaluate("() => window.__steps"), "painted": seen}
+                how = page.evaluate("() => document.documentElement.getAttribute('data-pushed')")
+                swapped_as.setdefault(label, Counter())[how or "asked"] += 1
                 steps["answered"].append(answered)
                 for name in STEP_NAMES[1:]:
                     if times.get(name):
@@ -156,7 +165,7 @@ def measure(url: str, changes: int = 40, seed: int = 1) -> dict:
                     gaps["swapped to painted"].append(seen - times["swapped"])
         browser.close()
     return {"by_page": delays, "missed": missed, "steps": steps, "asked": asked, "gaps": gaps,
-            "game": game}  # fmt: skip
+            "game": game, "swapped_as": swapped_as}  # fmt: skip
 
 
 def pct(xs: list[float], q: float) -> float:
@@ -177,8 +186,9 @@ def rows(result: dict) -> list[tuple[str, str, str, bool | None]]:
         )
     ]
     for label, xs in result["by_page"].items():
+        how = ", ".join(f"{n} {k}" for k, n in sorted(result.get("swapped_as", {}).get(label, {}).items()))
         out.append((f"  {label}, p95", "", f"{pct(xs, 0.95):.0f} ms (p50 "
-                    f"{statistics.median(xs):.0f} ms)", None))  # fmt: skip
+                    f"{statistics.median(xs):.0f} ms; swapped: {how})", None))  # fmt: skip
     said = {
         "answered": "the command answered",
         "event": "the message (the view) in the page",

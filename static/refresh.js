@@ -59,6 +59,7 @@
   var base = meta && meta.content, every = meta && +meta.getAttribute("data-poll") || 700;
   var es = null, timer = 0, polling = 0, reading = 0, again = 0;
   var latest = 0, other = 0, inFlight = 0, retries = 0, opened = "", held = null;
+  var drawnAt = -1; // the version of the view the stream last brought, while the page shows it
 
   function shown() {
     var el = doc.querySelector("[data-version]");
@@ -78,6 +79,7 @@
   function pushed(html, version, again) {
     var now = shown();
     if (!(version > now || (again && version >= now) || now !== now)) return;
+    drawnAt = -1; // unless swapped below
     if (tapInFlight()) { held = [html, version, again]; return; }
     if (doc.querySelector("[data-live][data-own], #pad-d1")) return told(version);
     // A view pushed for the screen this page has just left (the Banker went from Table to
@@ -90,7 +92,54 @@
     var e = new CustomEvent("banker:beforePush", { detail: { html: html } });
     doc.dispatchEvent(e);
     htmx.swap(target, e.detail.html, { swapStyle: "outerHTML", swapDelay: 0, settleDelay: 0 });
+    drawnAt = version;
+    doc.documentElement.setAttribute("data-pushed", "whole");
   }
+
+  // The parts of the view that changed since the one the stream last brought (banker/net/
+  // parts.py), swapped by their ids, when this page still shows that view as it came (no answer
+  // of its own swapped since) and nothing holds it back: then the page brings the version up to
+  // date where it keeps it (the parts carry none of it). Otherwise the whole view, which follows
+  // in the stream, is swapped (or held) as before.
+  function parts(data, version) {
+    var nl = data.indexOf("\n"), was = +data.slice(0, nl), html = data.slice(nl + 1);
+    if (drawnAt !== was || shown() !== was || !(version > was)) return;
+    if (tapInFlight() || doc.querySelector("[data-live][data-own], #pad-d1")) return;
+    if (!window.htmx) return;
+    latest = Math.max(latest, version);
+    if (html) {
+      var e = new CustomEvent("banker:beforePush", { detail: { html: html } });
+      doc.dispatchEvent(e);
+      htmx.swap(doc.body, e.detail.html, { swapStyle: "none", swapDelay: 0, settleDelay: 0 });
+    }
+    doc.querySelectorAll('[data-version="' + was + '"]').forEach(function (el) {
+      el.setAttribute("data-version", version);
+    });
+    doc.querySelectorAll('input[name=expected_version][value="' + was + '"], ' +
+                         'input[name=seen][value="' + was + '"]').forEach(function (el) {
+      el.setAttribute("value", version);
+      el.value = version;
+    });
+    var v = new RegExp("([?&]v=)" + was + "(?![0-9A-Za-z])");
+    doc.querySelectorAll('[hx-get*="v=' + was + '"]').forEach(function (el) {
+      el.setAttribute("hx-get", el.getAttribute("hx-get").replace(v, "$1" + version));
+    });
+    drawnAt = version;
+    doc.documentElement.setAttribute("data-pushed", "parts");
+  }
+  // A live part's request asks with its link as the page now has it (htmx keeps the one it
+  // first read; parts() brings the version in it up to date).
+  doc.addEventListener("htmx:configRequest", function (e) {
+    var elt = e.detail.elt, link = elt && elt.getAttribute && elt.getAttribute("hx-get");
+    if (link && e.detail.verb === "get" && (has(elt, "data-version") || has(elt, "data-live"))) {
+      e.detail.path = link;
+    }
+  });
+  // Anything else swapped in (a tap's answer, a refresh asked for) makes the page's view its
+  // own: the next change comes whole.
+  doc.addEventListener("htmx:afterSwap", function (e) {
+    if (e.detail && e.detail.xhr) drawnAt = -1;
+  });
   function release() {
     var h = held;
     held = null;
@@ -170,6 +219,7 @@
       latest = Math.max(latest, +e.data || 0);
     });
     s.onmessage = function (e) { told(+e.data); };
+    s.addEventListener("parts", function (e) { parts(e.data, +e.lastEventId); });
     s.addEventListener("swap", function (e) { pushed(e.data, +e.lastEventId, 0); });
     s.addEventListener("follow", function (e) { pushed(e.data, +e.lastEventId, 1); });
     ["following", "changed"].forEach(function (k) {

@@ -605,7 +605,7 @@ def test_the_heading_names_who_acts_now_and_then_whose_roll_is_next(game, banker
     game.do({"type": "roll", "player": "p1", "dice": [1, 2]})
     page = banker.page()
     assert '<h1 id="now">Ann decides: buy Baltic Avenue or auction it</h1>' in page
-    assert '<p class="next-roll">Then Bob rolls.</p>' in page
+    assert '<p class="next-roll" id="next-roll">Then Bob rolls.</p>' in page
 
 
 def test_the_start_form_offers_every_option_of_the_contract(client):

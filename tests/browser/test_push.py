@@ -221,6 +221,48 @@ def test_a_change_pushed_to_each_page_looks_as_the_page_loaded_afresh(
     big.close()
 
 
+def test_after_the_first_change_each_page_swaps_only_the_parts_that_changed_and_stays_true(
+    live_server, new_api_game, phone, browser
+):
+    game = new_api_game(["Ann", "Bob", "Cat"])
+    g = played(live_server, game)
+    g.start("p1")
+    big = browser.new_context(viewport={"width": 1280, "height": 800})
+    pages = {"banker": phone.new_page(), "player": open_player(phone, game, 1),
+             "display": big.new_page()}  # fmt: skip
+    pages["banker"].goto(game["banker_url"])
+    pages["display"].goto(game["display_url"])
+    for page in pages.values():
+        page.locator(LIVE).wait_for(state="attached", timeout=5000)
+    g.roll("p1", 3, 6)  # Ann to Connecticut Avenue: its offer waits on the Banker's screen
+    for amount, version in ((7, "3"), (25, "4")):
+        pay(live_server, game, amount)  # Ann's cash: a figure on every page
+        for name, page in pages.items():
+            expect(page.locator("[data-version]").first).to_have_attribute(
+                "data-version", version
+            )
+    for name, page in pages.items():
+        assert page.evaluate("document.documentElement.dataset.pushed") == "parts", name
+    expect(pages["player"].locator("#other-p1")).to_contain_text("1,532")
+    # What each page holds after parts is what it would load afresh.
+    views = {"banker": "#screen", "player": "#player-view, #table-view", "display": "#display"}
+    for name, page in pages.items():
+        pushed = [page.locator(v).inner_text() for v in views[name].split(", ")]
+        fresh = page.context.new_page()
+        fresh.goto(page.url)
+        assert [fresh.locator(v).inner_text() for v in views[name].split(", ")] == pushed, name
+        fresh.close()
+    # The forms the parts left alone say the version the page now shows: the Banker's tap is
+    # not refused as made on an older screen.
+    banker = pages["banker"]
+    assert banker.locator("input[name=expected_version]").first.input_value() == "4"
+    banker.get_by_role("button", name="Buy for 120").click()
+    expect(banker.locator("[data-version]").first).to_have_attribute("data-version", "5")
+    expect(pages["player"].locator("#table-view")).to_contain_text("Connecticut Avenue")
+    assert banker.locator(".conflict").count() == 0
+    big.close()
+
+
 def test_an_open_confirmation_stays_open_when_a_change_is_pushed(live_server, new_api_game, phone):
     game = new_api_game(["Ann", "Bob"])
     played(live_server, game).do({"type": "start", "first": "p1"})

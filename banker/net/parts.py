@@ -1,0 +1,222 @@
+"""What changed between two renderings of one page's view: the parts a page swaps in instead of
+the whole view (issue 35: a change on every page in a few milliseconds, not a whole redraw).
+
+A view is the HTML its page's poll answers (banker.web.common.pushed): one or more elements,
+out-of-band ones beside the main one. Its *parts* are its elements that carry an `id`; each
+part holds the parts inside it. `changed(old, new, was, now)` compares the view the page has
+(`old`, drawn at version `was`) with the new one (`new`, at `now`) and gives the changed parts,
+each marked `hx-swap-oob="true"` (htmx swaps an element by its id), the smallest that hold a
+change: a part whose own text (its parts aside) changed is sent whole; one whose text did not
+is looked into. None when the view's own text around its parts changed (a part came or went):
+the page then swaps the whole view, as before.
+
+What differs in every rendering without being a change the page must be shown is not compared
+(`masked`), and is brought up to date by the page itself (static/refresh.js, on the parts it
+keeps): the version the view was drawn at, where it is written for the page's own use (the
+`data-version` of a live view, a form's `expected_version` and `seen`, the `v=` of a live
+part's `hx-get`), and each form's fresh key (any key the page holds is one it has not sent).
+`apply` is what the page does, on strings (the tests hold `changed` to it).
+
+Pure string work, no HTML parser: the tags are read with one regular expression (the views
+are banker's own templates: attributes quoted, no script).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+# A tag (its name, and whether it closes or closes itself) or a comment.
+_TAG = re.compile(r"<!--.*?-->|<(/?)([A-Za-z][A-Za-z0-9:-]*)([^>]*)>", re.S)
+_ID = re.compile(r"""\sid=["']([^"']+)["']""")
+_VOID = frozenset(
+    "area base br col embed hr img input link meta source track wbr".split()
+)  # fmt: skip
+
+
+class _Part:
+    __slots__ = ("id", "start", "end", "inner", "parts")
+
+    def __init__(self, id_: str | None, start: int, inner: int):
+        self.id, self.start, self.inner = id_, start, inner
+        self.end = -1
+        self.parts: list[_Part] = []
+
+
+def _tree(html: str) -> _Part | None:
+    """The view's parts, as a tree under one part standing for the whole text; None when the
+    tags do not nest (the page then swaps the whole view)."""
+    top = _Part(None, 0, 0)
+    names: list[str] = []  # the open tags' names
+    owners: list[_Part | None] = []  # and the part each opens, if it has an id
+    holder = top  # the innermost part open here
+    holders = [top]
+    void, find_id = _VOID, _ID.search
+    for m in _TAG.finditer(html):
+        closing, name, attributes = m.groups()
+        if name is None or attributes.endswith("/"):  # a comment, or <tag ... />
+            continue
+        if not closing:
+            if name in void:
+                continue
+            found = find_id(attributes) if "id=" in attributes else None
+            if found is None:
+                owners.append(None)
+            else:
+                start, end = m.span()
+                holder = _Part(found.group(1), start, end)
+                holders[-1].parts.append(holder)
+                holders.append(holder)
+                owners.append(holder)
+            names.append(name)
+            continue
+        if not names or names.pop() != name:
+            return None
+        part = owners.pop()
+        if part is not None:
+            part.end = m.end()
+            holders.pop()
+    if names:
+        return None
+    top.end = len(html)
+    return top
+
+
+def masked(text: str, version: int) -> str:
+    """`text` with what differs in every rendering at `version` (see the module's docstring)
+    written as "#"."""
+    return _masked(text, version)[0]
+
+
+def _masked(text: str, version: int) -> tuple[str, list[tuple[int, int]]]:
+    """(masked text, [(a place in it, how many characters of `text` it is behind there)]): each
+    place after a mask, so that a place in the masked text is found in `text`."""
+    v = str(version)
+    spans = []
+    for before in _VERSIONED:
+        at = text.find(before)
+        while at >= 0:
+            at += len(before)
+            if text.startswith(v, at) and not text[at + len(v) : at + len(v) + 1].isalnum():
+                if before != "v=" or text[at - 3 : at - 2] in "?&;":
+                    spans.append((at, at + len(v)))
+            at = text.find(before, at)
+    at = text.find(_KEY)
+    while at >= 0:
+        at += len(_KEY)
+        end = text.find('"', at)
+        spans.append((at, end))
+        at = text.find(_KEY, end)
+    if not spans:
+        return text, []
+    spans.sort()
+    pieces, shifts, at, behind = [], [], 0, 0
+    for start, end in spans:
+        pieces.append(text[at:start])
+        pieces.append("#")
+        after = start - behind + 1  # the place after the "#" in the masked text
+        behind += end - start - 1
+        shifts.append((after, behind))
+        at = end
+    pieces.append(text[at:])
+    return "".join(pieces), shifts
+
+
+# Where a rendering writes its version for the page's own use, and a form's key.
+_VERSIONED = ('data-version="', 'name="expected_version" value="', 'name="seen" value="', "v=")
+_KEY = 'name="key" value="'
+
+
+class Drawn:
+    """One rendering of a view, read for comparing: its text with what differs in every
+    rendering written as "#" (`masked`), and its parts (places in the masked text)."""
+
+    __slots__ = ("html", "version", "masked", "shifts", "tree")
+
+    def __init__(self, html: str, version: int):
+        self.html, self.version = html, version
+        self.masked, self.shifts = _masked(html, version)
+        self.tree = _tree(self.masked)
+
+    def text(self, start: int, end: int) -> str:
+        """The rendering's own text between two places of the masked text (tags' edges)."""
+        return self.html[self._place(start) : self._place(end)]
+
+    def _place(self, at: int) -> int:
+        shifts = self.shifts
+        if not shifts or at < shifts[0][0]:
+            return at
+        return at + shifts[bisect.bisect_right(shifts, (at, 1 << 62)) - 1][1]
+
+
+def changed(old: Drawn, new: Drawn) -> str | None:
+    """The parts of `new` that differ from `old`'s, out of band, in one string ("" when none
+    did); None when the page must swap the whole view."""
+    if old.masked == new.masked:
+        return ""
+    if old.tree is None or new.tree is None:
+        return None
+    out: list[str] = []
+    if not _compare(old.masked, old.tree, new.masked, new.tree, new, out):
+        return None
+    return "".join(out)
+
+
+def _compare(old: str, a: _Part, new: str, b: _Part, drawn: Drawn, out: list) -> bool:
+    """Add b's changed parts to `out` (their text from `drawn`); False when b itself must be
+    sent whole (its own text changed, a part of it came or went)."""
+    if len(a.parts) != len(b.parts) or any(p.id != q.id for p, q in zip(a.parts, b.parts)):
+        return False
+    at_a, at_b = a.start, b.start
+    for pa, pb in zip(a.parts, b.parts):
+        if old[at_a : pa.start] != new[at_b : pb.start]:
+            return False
+        at_a, at_b = pa.end, pb.end
+    if old[at_a : a.end] != new[at_b : b.end]:
+        return False
+    for pa, pb in zip(a.parts, b.parts):
+        if old[pa.start : pa.end] == new[pb.start : pb.end]:
+            continue
+        if not _compare(old, pa, new, pb, drawn, out):
+            out.append(_out_of_band(drawn.text(pb.start, pb.end)))
+    return True
+
+
+def _out_of_band(element: str) -> str:
+    """The element marked to be swapped by its id (htmx's hx-swap-oob), once."""
+    head = element[: element.index(">")]
+    if "hx-swap-oob=" in head:
+        return element
+    name_end = re.match(r"<[A-Za-z][A-Za-z0-9:-]*", head).end()
+    return f'{element[:name_end]} hx-swap-oob="true"{element[name_end:]}'
+
+
+def apply(old: str, parts: str, was: int, now: int) -> str:
+    """What the page holds after swapping `parts` into `old` and bringing its versions up to
+    date (static/refresh.js does this on the page's document), as a string: the tests compare it
+    with the new view, keys aside."""
+    tree = _tree(parts)
+    assert tree is not None
+    found: dict[str, str] = {}
+    for p in tree.parts:
+        found[p.id] = parts[p.start : p.end]
+    whole = _tree(old)
+    assert whole is not None
+
+    def walk(html: str, part: _Part) -> str:
+        if part.id is not None and part.id in found:
+            return found[part.id]
+        pieces, at = [], part.start
+        for inner in part.parts:
+            pieces.append(html[at : inner.start])
+            pieces.append(walk(html, inner))
+            at = inner.end
+        pieces.append(html[at : part.end])
+        return "".join(pieces)
+
+    text = walk(old, whole)
+    v, w = str(was), str(now)
+    text = text.replace(f'data-version="{v}"', f'data-version="{w}"')
+    text = text.replace(f'name="expected_version" value="{v}"', f'name="expected_version" value="{w}"')
+    text = text.replace(f'name="seen" value="{v}"', f'name="seen" value="{w}"')
+    return re.sub(rf"([?&;]v=){v}(?![0-9A-Za-z])", rf"\g<1>{w}", text)

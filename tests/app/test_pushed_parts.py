@@ -1,0 +1,163 @@
+"""Only what changed travels (issue 35): between two versions of a game, each audience's pushed
+view is sent as the parts of it that changed (banker/net/parts.py), and a page that swaps those
+parts into the view it had holds exactly the new view (static/refresh.js does on the document
+what `parts.apply` does on strings: the tests hold the one to the other in the browser)."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from werkzeug.test import EnvironBuilder
+
+from banker.net import parts
+from banker.net.push import Page
+from banker.rules import Refusal
+from banker.web.common import pushed
+from tests.plays import a_plausible_command
+
+OOB = ' hx-swap-oob="true"'
+
+
+def _audiences(client, store, options=None):
+    """A started game of four and its six pages' push requests (as banker.net.push asks)."""
+    made = client.post(
+        "/api/v1/games", json={"players": ["Ann", "Bob", "Cat", "Dan"], **(options or {})}
+    ).get_json()
+    gid, token = made["game_id"], made["banker_token"]
+    store.execute(gid, {"type": "start", "first": "p1"})
+
+    def environ(path, cookie=None):
+        headers = {"Host": "localhost", **({"Cookie": cookie} if cookie else {})}
+        return EnvironBuilder(path=path, headers=headers).get_environ()
+
+    display = made["display_url"].rsplit("/", 1)[1]
+    pages = [("games", gid, "table", environ(f"/games/{gid}/events", f"banker_{gid}={token}"))]
+    pages += [("join", p["token"], "view", environ(f"/join/{p['token']}/events"))
+              for p in made["players"]]  # fmt: skip
+    pages.append(("display", display, "screen", environ(f"/display/{display}/events")))
+    return gid, pages
+
+
+def _views(app, pages, version):
+    return [
+        pushed.render(app, Page(kind, key, view, version - 1, False, environ))
+        for kind, key, view, environ in pages
+    ]
+
+
+def _same(held: str, view: str, version: int) -> bool:
+    """The page holds the view: the same text, forms' fresh keys aside (the page keeps the
+    keys it has, none of them sent), out-of-band marks aside (htmx takes them off)."""
+    return _bare(held, version) == _bare(view, version) and _keys_masked_only(held, view)
+
+
+def _bare(html: str, version: int) -> str:
+    return re.sub(r' hx-swap-oob="[^"]*"', "", parts.masked(html, version)).strip()
+
+
+def _keys_masked_only(held: str, view: str) -> bool:
+    # what masking hides beyond the version is forms' keys: the same number of them
+    key = re.compile(r'name="key" value="[^"]*"')
+    return len(key.findall(held)) == len(key.findall(view))
+
+
+@pytest.mark.parametrize("options", [None, {"options": {"private_cash": True}}])
+def test_the_parts_that_changed_swapped_into_the_view_a_page_had_make_the_new_view(
+    app, client, store, options
+):
+    gid, pages = _audiences(client, store, options)
+    rng = random.Random(35)
+    before = None
+    sent = whole = 0
+    for _ in range(120):
+        state = store.state(gid)
+        if state["status"] != "playing":
+            break
+        try:
+            store.execute(gid, a_plausible_command(state, rng))
+        except Refusal:
+            continue
+        version = store.version(gid)
+        views = _views(app, pages, version)
+        assert all(views), "every audience's view is rendered"
+        if before is not None:
+            was, old_views = before
+            for old, new in zip(old_views, views):
+                found = parts.changed(parts.Drawn(old, was), parts.Drawn(new, version))
+                if found is None:  # the view's own text changed: the page swaps it whole
+                    whole += 1
+                    continue
+                sent += 1
+                assert all(f' id="' in p for p in re.findall(r"<[a-z][^>]*hx-swap-oob[^>]*>", found))
+                assert _same(parts.apply(old, found, was, version), new, version)
+                assert len(found) <= len(new) + len(OOB)
+        before = (version, views)
+    # Most changes travel as parts on every page; a whole view only when its frame changed.
+    assert sent > 4 * whole, (sent, whole)
+
+
+def test_a_change_of_one_players_cash_sends_only_the_figures_that_show_it(app, client, store):
+    gid, pages = _audiences(client, store)
+    store.execute(gid, {"type": "adjust", "player": "p1", "amount": 1, "reason": "set up"})
+    was = store.version(gid)
+    _views(app, pages, was)  # the players' pages follow the game from now on
+    old = _views(app, pages, was)
+    store.execute(gid, {"type": "adjust", "player": "p1", "amount": 123, "reason": "a prize"})
+    now = store.version(gid)
+    new = _views(app, pages, now)
+    ids = []
+    for a, b in zip(old, new):
+        found = parts.changed(parts.Drawn(a, was), parts.Drawn(b, now))
+        assert found is not None
+        ids.append(re.findall(r'<\w+ hx-swap-oob="true"[^>]*? id="([^"]+)"', found))
+        assert _same(parts.apply(a, found, was, now), b, now)
+    banker, ann, bob, cat, dan, display = ids
+    assert banker == ["strip-p1"]  # Ann's line in the Banker's list of players
+    assert ann[:2] == ["my-cash", "my-net-worth"] and "other-p1" not in ann
+    assert bob[0] == cat[0] == dan[0] == "other-p1"
+    assert {"lately", "version", "player-worth"} <= set(ann) & set(bob)
+    assert display == ["newest", "events", "person-p1"]
+
+
+def test_a_part_whose_own_text_changed_is_sent_whole_and_a_view_whose_frame_did_whole():
+    old = '<div id="v" data-version="4"><p id="a">1</p><p id="b">2</p></div>'
+    new = '<div id="v" data-version="5"><p id="a">1</p></div>'  # a part went
+    assert parts.changed(parts.Drawn(old, 4), parts.Drawn(new, 5)) == (
+        '<div hx-swap-oob="true" id="v" data-version="5"><p id="a">1</p></div>'
+    )
+    framed = '<div id="v" data-version="5" class="over"><p id="a">1</p><p id="b">2</p></div>'
+    assert parts.changed(parts.Drawn(old, 4), parts.Drawn(framed, 5)).startswith(
+        '<div hx-swap-oob="true" id="v" data-version="5" class="over">'
+    )
+    # the view's own frame (what lies between its elements) changed: the page swaps it whole
+    said = old + '<p id="said" hx-swap-oob="true">Bought.</p>'
+    assert parts.changed(parts.Drawn(old, 4), parts.Drawn(said, 5)) is None
+
+
+def test_what_changes_with_every_version_is_not_a_change_the_page_is_sent():
+    old = (
+        '<div id="v" data-version="9" hx-get="/join/t/version?v=9"><p id="a">1</p>'
+        '<form><input type="hidden" name="key" value="abc"><input name="seen" value="9" '
+        'type="hidden"></form></div>'
+    )
+    new = old.replace('"9"', '"10"').replace("v=9", "v=10").replace('"abc"', '"xyz"')
+    new = new.replace('name="seen" value="9"', 'name="seen" value="10"')
+    assert parts.changed(parts.Drawn(old, 9), parts.Drawn(new, 10)) == ""
+    moved = new.replace('<p id="a">1</p>', '<p id="a">2</p>')
+    assert parts.changed(parts.Drawn(old, 9), parts.Drawn(moved, 10)) == (
+        '<p hx-swap-oob="true" id="a">2</p>'
+    )
+    # a figure equal to the version elsewhere is a change like any other
+    figure = old.replace('<p id="a">1</p>', '<p id="a">9</p>')
+    again = new.replace('<p id="a">1</p>', '<p id="a">10</p>')
+    assert parts.changed(parts.Drawn(figure, 9), parts.Drawn(again, 10)) == (
+        '<p hx-swap-oob="true" id="a">10</p>'
+    )
+
+
+def test_tags_that_do_not_nest_send_the_view_whole():
+    old = '<div id="v"><p id="a">1</p></div>'
+    broken = '<div id="v"><p id="a">2</div></p>'
+    assert parts.changed(parts.Drawn(old, 1), parts.Drawn(broken, 2)) is None
