@@ -35,7 +35,8 @@ What the pages render from (pure, never raising; `state` is the state as the sto
     actions(state, seat) -> {command type: {"allowed", "why", "targets": [{"command",
         "allowed", "why", "free"}]}}: what `seat` ("banker", a player id, "display") may send
         now, every button with its targets and, when refused, the sentence why (the very one
-        apply or the seat's permission gives; see rules/actions.py). allowed(state, seat,
+        apply or the seat's permission gives; see rules/actions.py); may_send(state, seat,
+        type) -> (allowed, why, any target) of a type as a whole, tried until one is. allowed(state, seat,
         type) -> the commands of one type it may send.
     to_act(state) -> {"phase", "phase_sentence", "pending": [item], "now": item | None,
         "then": item | None, "who": [player id], "sentence"}: what is pending, who must act now
@@ -60,7 +61,7 @@ Other read functions:
 The web layer imports the core from here only (board facts: banker.rules.board).
 """
 
-from .actions import actions, allowed
+from .actions import actions, allowed, may_send
 from .corrections import undo_refusal
 from .endgame import askable_claims, claims_wait, phase, phase_sentence
 from .errors import BadCommand, DomainError, Refusal, WithCash
@@ -96,6 +97,7 @@ __all__ = [
     "OPTIONS",
     "Refusal",
     "actions",
+    "may_send",
     "allowed",
     "apply",
     "askable_claims",

@@ -85,6 +85,23 @@ def actions(s: dict, seat: str, kinds=None) -> dict[str, dict]:
     return out
 
 
+def may_send(s: dict, seat: str, kind: str) -> tuple[bool, str | None, bool]:
+    """What `actions(s, seat, [kind])[kind]` says of the type as a whole, its targets tried one
+    by one only until one is allowed (a page asking "may this seat offer a trade at all?" needs
+    no more): (allowed, why, whether it has any target)."""
+    s = upgrade(s)
+    if seat == "display":
+        return False, DISPLAY_READ_ONLY, True
+    first_why, any_target = None, False
+    for target in COMMANDS[kind].targets(s, seat):
+        any_target = True
+        tried = _tried(s, seat, kind, target)
+        if tried["allowed"]:
+            return True, None, True
+        first_why = first_why or tried["why"]
+    return False, first_why, any_target
+
+
 def allowed(s: dict, seat: str, kind: str) -> list[dict]:
     """The commands of one type `seat` may send now (the allowed targets' commands)."""
     return [t["command"] for t in actions(s, seat, [kind])[kind]["targets"] if t["allowed"]]

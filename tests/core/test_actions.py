@@ -189,3 +189,32 @@ def test_with_private_cash_a_reason_does_not_state_another_players_cash():
     )  # fmt: skip
     g.set_cash(p1=10)
     assert target(actions(g.state, "p1"), "accept_trade")["why"] == "Ann has only 10 in cash."
+
+
+def test_may_send_says_of_a_command_type_as_a_whole_what_actions_says_trying_fewer_targets():
+    """A page asking only "may this seat offer a trade at all?" is answered by trying the
+    targets one by one until one is allowed (rules.may_send): the same answer as actions'."""
+    import random
+
+    from banker.rules import Refusal, apply, may_send
+    from banker.rules.schema import COMMANDS
+    from tests.plays import a_plausible_command
+
+    g = started(("Ann", "Bob", "Cy", "Di"))
+    rng = random.Random(7)
+    state, checked = g.state, 0
+    for step in range(150):
+        if step % 10 == 0:
+            for seat in ("banker", "p1", "p2", "p3", "p4", "display"):
+                said = actions(state, seat)
+                for kind in COMMANDS:
+                    whole = said[kind]
+                    assert may_send(state, seat, kind) == (
+                        whole["allowed"], whole["why"], bool(whole["targets"])
+                    ), (seat, kind)
+                    checked += 1
+        try:
+            state, _ = apply(state, a_plausible_command(state, rng))
+        except Refusal:
+            continue
+    assert checked > 1000

@@ -24,7 +24,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 
-from banker.rules import actions
+from banker.rules import actions, may_send
 
 NO_TARGET = "Not possible now."
 MOST_KEPT = 512  # (game, seat, command type) answers kept, the oldest first out: an answer is
@@ -52,6 +52,35 @@ def answer(state: dict, seat: str, kind: str) -> dict | None:
         while len(_kept) > MOST_KEPT:
             _kept.popitem(last=False)
     return made
+
+
+def whole(state: dict, seat: str, kind: str) -> tuple | None:
+    """`may_send(state, seat, kind)` (None for no such command type), kept as `answer` is,
+    unless the whole answer is kept already."""
+    key = (state.get("game_id"), seat, kind)
+    with _lock:
+        found = _kept.get(key)
+        said = _whole.get(key)
+    if found is not None and found[0] is state:
+        entry = found[1]
+        if entry is None:
+            return None
+        return entry["allowed"], entry["why"], bool(entry["targets"])
+    if said is not None and said[0] is state:
+        return said[1]
+    try:
+        made = may_send(state, seat, kind)
+    except KeyError:  # no such command type
+        made = None
+    with _lock:
+        _whole[key] = (state, made)
+        _whole.move_to_end(key)
+        while len(_whole) > MOST_KEPT:
+            _whole.popitem(last=False)
+    return made
+
+
+_whole: OrderedDict[tuple, tuple[dict, tuple | None]] = OrderedDict()
 
 
 class May:
@@ -82,10 +111,20 @@ class May:
         return next((t for t in self._targets(kind, fields) if t["allowed"]), None)
 
     def allowed(self, kind: str, /, **fields) -> bool:
+        if not fields and kind not in self._actions:
+            return self.why(kind) is None
         return self.target(kind, **fields) is not None
 
     def why(self, kind: str, /, **fields) -> str | None:
         """None when `kind` (with `fields`) may be sent now, else the sentence why not."""
+        if not fields and kind not in self._actions:  # the type as a whole: tried lazily
+            if self._kinds is not None and kind not in self._kinds:
+                return NO_TARGET
+            found = whole(self._state, self.seat, kind)
+            if found is None:
+                return NO_TARGET
+            allowed, why, any_target = found
+            return None if allowed else (why or NO_TARGET)
         targets = self._targets(kind, fields)
         if any(t["allowed"] for t in targets):
             return None

@@ -4,7 +4,8 @@ audience when the game changes, as the page's own poll would have it.
 The hub asks `render(page)` (registered by `install` as the app's "banker.push.render"; the
 hub imports no view) in a worker thread, with the stream's own request (its link, the Banker's
 cookie, its host). The answer is the very fragment the page's poll gets, made by the same views
-through the whole app (the same seat checks, the same templates), so a player's stream carries
+through Flask (the same seat checks, the same templates; only the layers that dress an answer
+for the network are left out: `direct`), so a player's stream carries
 only what that seat's own page would show (private cash included), and the big screen only what
 it shows:
 
@@ -20,10 +21,13 @@ is told by the app).
 
 from __future__ import annotations
 
+import functools
 import io
 from urllib.parse import quote
 
 from flask import Flask
+
+from banker.web.common import hygiene
 
 SCREENS = ("table", "board", "history", "trade", "player")
 VIEWS = {"join": "view", "display": "screen"}
@@ -42,8 +46,9 @@ def request_of(page) -> tuple[str, str] | None:
     return None
 
 
-def render(app: Flask, page) -> str | None:
-    """The HTML the page swaps in (see the module's docstring), or None."""
+def render(app, page) -> str | None:
+    """The HTML the page swaps in (see the module's docstring), or None. `app`: the WSGI app
+    that answers the poll (`direct`)."""
     found = request_of(page)
     if found is None:
         return None
@@ -77,5 +82,22 @@ def render(app: Flask, page) -> str | None:
     return body.decode("utf-8") or None
 
 
+def direct(app: Flask):
+    """The app as a poll reaches it, without the layers around it that only dress an answer
+    for the network or watch it go by (the security headers and gzip, the idle polls' 204, the
+    request log): Flask itself, behind the public URL's rewriting when there is one."""
+    inner = functools.partial(Flask.wsgi_app, app)
+    public = app.config.get("PUBLIC_URL")
+    return hygiene.PublicURL(inner, public) if public else inner
+
+
 def install(app: Flask) -> None:
-    app.extensions["banker.push.render"] = lambda page: render(app, page)
+    answer = None
+
+    def rendered(page) -> str | None:
+        nonlocal answer
+        if answer is None:  # the layers are in place once the app is made
+            answer = direct(app)
+        return render(answer, page)
+
+    app.extensions["banker.push.render"] = rendered

@@ -14,7 +14,7 @@ import banker
 from banker.story import for_viewer
 from banker.web.common import story_cache
 from banker.web.common.charts import worth_chart
-from banker.web.common.links import seat_url
+from banker.web.common.links import install_kept_links, seat_url
 from banker.web.common.seats import banker_link_args, banker_token_given
 from banker.web.common.store import get_store
 
@@ -130,3 +130,4 @@ def install(app) -> None:
     ):
         app.add_template_global(function)
     app.jinja_env.globals["banker_version"] = banker.__version__
+    install_kept_links(app)
