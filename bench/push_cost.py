@@ -1,7 +1,7 @@
 """What push costs the server's CPU (issue 35): idle with no page open, each open idle page,
 and each change of a table of six pages, rendered and sent to all six.
 
-    python -m bench.push_cost [--seconds 30] [--changes 100]
+    python -m bench.push_cost [--seconds 30] [--changes 100] [--code DIR]
 
 Starts the real server (`banker serve`) on a fresh database with one started game of four
 players, and reads the server's CPU time (every thread's, /proc/<pid>/task/*/schedstat):
@@ -41,7 +41,6 @@ from bench.tables import (  # noqa: E402
     make_tables,
     show,
 )
-from tests.serving import serving  # noqa: E402
 
 
 async def _changes(port: int, game: dict, devices: list[Device], changes: int) -> list[float]:
@@ -116,9 +115,11 @@ def render_costs(port: int, pid: int, game: dict, times: int = 50) -> dict[str, 
     return out
 
 
-def measure(seconds: float = 30.0, changes: int = 100) -> dict:
-    with tempfile.TemporaryDirectory() as tmp, serving(Path(tmp) / "c.db") as server:
-        port, pid = int(server.url.rsplit(":", 1)[1]), server.proc.pid
+def measure(seconds: float = 30.0, changes: int = 100, code: Path | None = None) -> dict:
+    from bench.run import server
+
+    with tempfile.TemporaryDirectory() as tmp, server(Path(tmp) / "c.db", code) as srv:
+        _, port, pid = srv
         (game,) = make_tables(port, 1)
         time.sleep(2)  # started and settled
         loop = asyncio.new_event_loop()
@@ -160,8 +161,9 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=30.0, help="of each idle phase")
     ap.add_argument("--changes", type=int, default=100)
+    ap.add_argument("--code", type=Path, default=None, help="the banker checkout to serve")
     args = ap.parse_args(argv)
-    found = measure(args.seconds, args.changes)
+    found = measure(args.seconds, args.changes, args.code)
     print(load_average())
     show(rows(found))
     return 0
