@@ -48,7 +48,8 @@ WATCH = """() => {
             window.__seen = 0;
             window.__steps.swapped = performance.timeOrigin + performance.now();
             requestAnimationFrame(() => {
-                window.__seen = performance.timeOrigin + performance.now(); });
+                window.__seen = performance.timeOrigin + performance.now();
+                if (window.__done) window.__done(window.__seen); });
         }
     };
     new MutationObserver(look).observe(document, {subtree: true, childList: true,
@@ -101,14 +102,13 @@ def _open_pages(browser, url: str, game: dict) -> dict:
 
 
 def _wait_seen(page, timeout: float = 10.0) -> float | None:
-    """When the page painted the figure, waited for in the page itself (one call, no polling:
-    the measuring stays out of the way of what it measures); None past `timeout`."""
+    """When the page painted the figure, waited for in the page itself: one call that the
+    page answers the moment it paints (no polling, from here or in the page: the measuring
+    stays out of the way of what it measures); None past `timeout`."""
     return page.evaluate(
-        """t => new Promise(done => {
-            const until = performance.now() + t;
-            const look = () => window.__seen ? done(window.__seen)
-                : performance.now() > until ? done(null) : setTimeout(look, 2);
-            look();
+        """t => window.__seen || new Promise(done => {
+            window.__done = done;
+            setTimeout(() => done(window.__seen || null), t);
         })""",
         timeout * 1000,
     )
@@ -138,7 +138,7 @@ def measure(url: str, changes: int = 40, seed: int = 1) -> dict:
             want = f"{cash:,}"
             for page in pages.values():
                 page.evaluate("w => { window.__seen = null; window.__want = w; "
-                              "window.__steps = {}; }", want)  # fmt: skip
+                              "window.__steps = {}; window.__done = null; }", want)  # fmt: skip
             time.sleep(rng.uniform(0.2, 0.7))
             sent = time.time() * 1000
             status, _, answer = call(commands, "POST", {"type": "adjust", "player": "p1",
