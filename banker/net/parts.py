@@ -34,23 +34,18 @@ _VOID = frozenset(
 )  # fmt: skip
 
 
-class _Part:
-    __slots__ = ("id", "start", "end", "inner", "parts")
-
-    def __init__(self, id_: str | None, start: int, inner: int):
-        self.id, self.start, self.inner = id_, start, inner
-        self.end = -1
-        self.parts: list[_Part] = []
+# A part: (its id, where it starts, where it ends, its parts) — places in the masked text; the
+# whole view is a part without an id. Tuples of strings and numbers: a kept view costs the
+# garbage collector nothing (Python stops tracking such tuples).
+Part = tuple  # (str | None, int, int, tuple[Part, ...])
 
 
-def _tree(html: str) -> _Part | None:
+def _tree(html: str) -> Part | None:
     """The view's parts, as a tree under one part standing for the whole text; None when the
     tags do not nest (the page then swaps the whole view)."""
-    top = _Part(None, 0, 0)
     names: list[str] = []  # the open tags' names
-    owners: list[_Part | None] = []  # and the part each opens, if it has an id
-    holder = top  # the innermost part open here
-    holders = [top]
+    owners: list[tuple | None] = []  # and, for a tag with an id, (id, start, its parts so far)
+    holders: list[list] = [[]]  # the parts found so far inside each open part, innermost last
     void, find_id = _VOID, _ID.search
     for m in _TAG.finditer(html):
         closing, name, attributes = m.groups()
@@ -63,23 +58,20 @@ def _tree(html: str) -> _Part | None:
             if found is None:
                 owners.append(None)
             else:
-                start, end = m.span()
-                holder = _Part(found.group(1), start, end)
-                holders[-1].parts.append(holder)
-                holders.append(holder)
-                owners.append(holder)
+                inside: list = []
+                owners.append((found.group(1), m.start(), inside))
+                holders.append(inside)
             names.append(name)
             continue
         if not names or names.pop() != name:
             return None
-        part = owners.pop()
-        if part is not None:
-            part.end = m.end()
+        owner = owners.pop()
+        if owner is not None:
             holders.pop()
+            holders[-1].append((owner[0], owner[1], m.end(), tuple(owner[2])))
     if names:
         return None
-    top.end = len(html)
-    return top
+    return (None, 0, len(html), tuple(holders[0]))
 
 
 def masked(text: str, version: int) -> str:
@@ -129,14 +121,21 @@ _KEY = 'name="key" value="'
 
 class Drawn:
     """One rendering of a view, read for comparing: its text with what differs in every
-    rendering written as "#" (`masked`), and its parts (places in the masked text)."""
+    rendering written as "#" (`masked`), and its parts (places in the masked text). Kept to
+    compare the next rendering with (`kept`), it holds only what that needs."""
 
     __slots__ = ("html", "version", "masked", "shifts", "tree")
 
     def __init__(self, html: str, version: int):
         self.html, self.version = html, version
-        self.masked, self.shifts = _masked(html, version)
-        self.tree = _tree(self.masked)
+        masked, shifts = _masked(html, version)
+        self.masked, self.shifts = masked, tuple(shifts)
+        self.tree = _tree(masked)
+
+    def kept(self) -> Drawn:
+        """This rendering as the next one is compared with: its own text let go."""
+        self.html, self.shifts = "", ()
+        return self
 
     def text(self, start: int, end: int) -> str:
         """The rendering's own text between two places of the masked text (tags' edges)."""
@@ -162,23 +161,24 @@ def changed(old: Drawn, new: Drawn) -> str | None:
     return "".join(out)
 
 
-def _compare(old: str, a: _Part, new: str, b: _Part, drawn: Drawn, out: list) -> bool:
+def _compare(old: str, a: Part, new: str, b: Part, drawn: Drawn, out: list) -> bool:
     """Add b's changed parts to `out` (their text from `drawn`); False when b itself must be
     sent whole (its own text changed, a part of it came or went)."""
-    if len(a.parts) != len(b.parts) or any(p.id != q.id for p, q in zip(a.parts, b.parts)):
+    a_parts, b_parts = a[3], b[3]
+    if len(a_parts) != len(b_parts) or any(p[0] != q[0] for p, q in zip(a_parts, b_parts)):
         return False
-    at_a, at_b = a.start, b.start
-    for pa, pb in zip(a.parts, b.parts):
-        if old[at_a : pa.start] != new[at_b : pb.start]:
+    at_a, at_b = a[1], b[1]
+    for pa, pb in zip(a_parts, b_parts):
+        if old[at_a : pa[1]] != new[at_b : pb[1]]:
             return False
-        at_a, at_b = pa.end, pb.end
-    if old[at_a : a.end] != new[at_b : b.end]:
+        at_a, at_b = pa[2], pb[2]
+    if old[at_a : a[2]] != new[at_b : b[2]]:
         return False
-    for pa, pb in zip(a.parts, b.parts):
-        if old[pa.start : pa.end] == new[pb.start : pb.end]:
+    for pa, pb in zip(a_parts, b_parts):
+        if old[pa[1] : pa[2]] == new[pb[1] : pb[2]]:
             continue
         if not _compare(old, pa, new, pb, drawn, out):
-            out.append(_out_of_band(drawn.text(pb.start, pb.end)))
+            out.append(_out_of_band(drawn.text(pb[1], pb[2])))
     return True
 
 
@@ -197,24 +197,22 @@ def apply(old: str, parts: str, was: int, now: int) -> str:
     with the new view, keys aside."""
     tree = _tree(parts)
     assert tree is not None
-    found: dict[str, str] = {}
-    for p in tree.parts:
-        found[p.id] = parts[p.start : p.end]
+    found = {p[0]: parts[p[1] : p[2]] for p in tree[3]}
     whole = _tree(old)
     assert whole is not None
 
-    def walk(html: str, part: _Part) -> str:
-        if part.id is not None and part.id in found:
-            return found[part.id]
-        pieces, at = [], part.start
-        for inner in part.parts:
-            pieces.append(html[at : inner.start])
-            pieces.append(walk(html, inner))
-            at = inner.end
-        pieces.append(html[at : part.end])
+    def walk(part: Part) -> str:
+        if part[0] is not None and part[0] in found:
+            return found[part[0]]
+        pieces, at = [], part[1]
+        for inner in part[3]:
+            pieces.append(old[at : inner[1]])
+            pieces.append(walk(inner))
+            at = inner[2]
+        pieces.append(old[at : part[2]])
         return "".join(pieces)
 
-    text = walk(old, whole)
+    text = walk(whole)
     v, w = str(was), str(now)
     text = text.replace(f'data-version="{v}"', f'data-version="{w}"')
     text = text.replace(f'name="expected_version" value="{v}"', f'name="expected_version" value="{w}"')

@@ -64,6 +64,7 @@ coroutine and a future, no thread: bench.tables measures what thousands cost.
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections import Counter
 from typing import NamedTuple
 
@@ -73,6 +74,7 @@ from banker.web.common import seats
 from banker.web.common.hygiene import SECURITY_HEADERS
 
 RETRY_MS = 1000  # the browser reconnects after a drop within a second
+HANDOVER_SECONDS = 0.002  # how long a rendering worker waits for the loop to take a view
 _STREAM_HEADERS = [
     (b"content-type", b"text/event-stream; charset=utf-8"),
     (b"cache-control", b"no-store"),
@@ -270,9 +272,13 @@ class Hub:
 
     def _render_pages(self, loop, version: int, keys: list, groups: dict) -> None:
         """(A worker thread) render each audience once; each answer goes to the loop at once,
-        with the parts that changed since the view its streams have, when the hub drew it."""
+        with the parts that changed since the view its streams have, when the hub drew it.
+        Before the next, the worker waits (at most HANDOVER_SECONDS) for the loop to have taken
+        it: else the worker, rendering on, held Python's lock and the loop sent the views all
+        together at the end (a thread waiting for the lock gets it after 5 ms)."""
         drawn = self.drawn.setdefault(groups[keys[0]][0].game, {})
-        for key in keys:
+        taken = threading.Event()
+        for i, key in enumerate(keys):
             first = groups[key][0]
             page = Page(first.kind, first.key, first.view, first.version, key[4], first.environ)
             try:
@@ -285,16 +291,21 @@ class Hub:
                 new, old = parts.Drawn(html, version), drawn.get(audience)
                 if not key[4] and old is not None and old.version == first.version:
                     changed = parts.changed(old, new)
-                drawn[audience] = new
+                drawn[audience] = new.kept()
+            taken.clear()
             try:
                 loop.call_soon_threadsafe(
-                    self._deliver, version, key[4], groups[key], html, changed, first.version
-                )
+                    self._deliver, version, key[4], groups[key], html, changed, first.version,
+                    taken,
+                )  # fmt: skip
             except RuntimeError:  # the loop closed: the server is stopping
                 return
+            if i + 1 < len(keys):
+                taken.wait(HANDOVER_SECONDS)
 
     def _deliver(self, version: int, follow: bool, streams: list, html: str | None,
-                 changed: str | None = None, was: int | None = None) -> None:  # fmt: skip
+                 changed: str | None = None, was: int | None = None,
+                 taken: threading.Event | None = None) -> None:  # fmt: skip
         """(On the loop) a rendered view to its streams that have not had it: the parts that
         changed (`changed`, against the view at version `was`), then the whole view (a page
         that holds another view than the hub drew swaps it whole)."""
@@ -314,6 +325,8 @@ class Hub:
             s.version = version
             s.outbox.append(said)
             s.wake()
+        if taken is not None:
+            taken.set()
 
     # -- one stream --------------------------------------------------------------------------
 

@@ -22,7 +22,6 @@ import os
 import resource
 import socket
 import stat
-import sys
 import time
 from email.utils import formatdate
 from pathlib import Path
@@ -34,13 +33,6 @@ from banker.net import clients
 from banker.net.connection import Connection
 from banker.net.site import Site
 from banker.web.common.limits import redact_logs
-
-
-# How long a thread that wants Python's lock (the GIL) waits before the running one must let it
-# go (Python's default: 5 ms). A worker thread rendering a change's next view kept the event loop
-# from sending the view it had just made (and the command's answer) until it was done with all
-# of them; at 0.5 ms each view goes out as it is made (bench/RESULTS.md: issue 35).
-SWITCH_SECONDS = 0.0005
 
 
 class Server:
@@ -81,7 +73,6 @@ class Server:
         redact_logs(logging.getLogger("uvicorn.error"), logging.getLogger("uvicorn"))
 
     def run(self) -> None:
-        sys.setswitchinterval(SWITCH_SECONDS)
         self.uvicorn.run(sockets=[self.socket])
 
     def close(self) -> None:
