@@ -136,6 +136,21 @@ def test_a_bid_being_typed_on_a_players_page_survives_a_pushed_change(
     assert bob.evaluate("document.activeElement.id") == "bid-amount"
 
 
+def test_a_bid_being_typed_survives_changes_that_come_as_parts(live_server, new_api_game, phone):
+    g, bob = bob_at_an_auction(live_server, new_api_game, phone)
+    g.do(type="bid", player="p3", amount=10)  # the stream has brought Bob's page a view
+    expect(bob.locator("#high-bid")).to_contain_text("10", timeout=2000)
+    field = bob.locator("#bid-amount")
+    field.tap()
+    field.press_sequentially("4")
+    g.do(type="bid", player="p3", amount=20)  # this change comes as its parts
+    expect(bob.locator("#high-bid")).to_contain_text("20", timeout=2000)
+    assert bob.evaluate("document.documentElement.dataset.pushed") == "parts"
+    field.press_sequentially("5")
+    expect(bob.locator("#bid-amount")).to_have_value("45")
+    assert bob.evaluate("document.activeElement.id") == "bid-amount"
+
+
 def test_the_banker_on_a_players_sheet_with_more_open_follows_the_change_there(
     live_server, new_api_game, phone
 ):

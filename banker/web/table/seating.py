@@ -18,7 +18,7 @@ import re
 
 from banker.rules import DomainError, apply, what_leaves
 from banker.rules.board import DECK_NAMES, DEEDS
-from banker.web.common.may import answer
+from banker.web.common.may import answer, whole
 from banker.web.common.present import player_names
 
 LEAVE_STEP = re.compile(r"leave-(p[1-9][0-9]{0,5})")
@@ -36,7 +36,10 @@ def section(state: dict, latest: list[dict], confirm: str | None) -> dict:
     added (their code is shown at once) or None, "leaving": the leave being confirmed or None}.
     `state`: as the store keeps it; `latest`: the events of the game's latest accepted
     command."""
-    said = {k: answer(state, "banker", k) for k in ("rename_player", "add_player", "leave")}
+    # Renaming and adding: the type as a whole (tried until one target is allowed); leaving:
+    # each player's own.
+    said = {k: whole(state, "banker", k) for k in ("rename_player", "add_player")}
+    said["leave"] = answer(state, "banker", "leave")
     added = any(e["type"] == "player_added" and not e["undone"] for e in latest)
     pid = leaving(confirm)
     open_ = state["status"] in ("setup", "playing")
@@ -46,9 +49,9 @@ def section(state: dict, latest: list[dict], confirm: str | None) -> dict:
             "players": [
                 {"id": p["id"], "name": p["name"], "out": p["eliminated"]} for p in state["players"]
             ],
-            "why": said["rename_player"]["why"],
+            "why": said["rename_player"][1],
         },
-        "add": {"why": said["add_player"]["why"]},
+        "add": {"why": said["add_player"][1]},
         "leave": [
             {"id": t["command"]["player"], "name": names[t["command"]["player"]], "why": t["why"]}
             for t in said["leave"]["targets"]
