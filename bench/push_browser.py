@@ -27,9 +27,9 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-from collections import Counter
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -186,7 +186,9 @@ def rows(result: dict) -> list[tuple[str, str, str, bool | None]]:
         )
     ]
     for label, xs in result["by_page"].items():
-        how = ", ".join(f"{n} {k}" for k, n in sorted(result.get("swapped_as", {}).get(label, {}).items()))
+        how = ", ".join(
+            f"{n} {k}" for k, n in sorted(result.get("swapped_as", {}).get(label, {}).items())
+        )
         out.append((f"  {label}, p95", "", f"{pct(xs, 0.95):.0f} ms (p50 "
                     f"{statistics.median(xs):.0f} ms; swapped: {how})", None))  # fmt: skip
     said = {

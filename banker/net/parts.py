@@ -165,16 +165,18 @@ def _compare(old: str, a: Part, new: str, b: Part, drawn: Drawn, out: list) -> b
     """Add b's changed parts to `out` (their text from `drawn`); False when b itself must be
     sent whole (its own text changed, a part of it came or went)."""
     a_parts, b_parts = a[3], b[3]
-    if len(a_parts) != len(b_parts) or any(p[0] != q[0] for p, q in zip(a_parts, b_parts)):
+    if len(a_parts) != len(b_parts) or any(
+        p[0] != q[0] for p, q in zip(a_parts, b_parts, strict=True)
+    ):
         return False
     at_a, at_b = a[1], b[1]
-    for pa, pb in zip(a_parts, b_parts):
+    for pa, pb in zip(a_parts, b_parts, strict=True):
         if old[at_a : pa[1]] != new[at_b : pb[1]]:
             return False
         at_a, at_b = pa[2], pb[2]
     if old[at_a : a[2]] != new[at_b : b[2]]:
         return False
-    for pa, pb in zip(a_parts, b_parts):
+    for pa, pb in zip(a_parts, b_parts, strict=True):
         if old[pa[1] : pa[2]] == new[pb[1] : pb[2]]:
             continue
         if not _compare(old, pa, new, pb, drawn, out):
@@ -215,6 +217,8 @@ def apply(old: str, parts: str, was: int, now: int) -> str:
     text = walk(whole)
     v, w = str(was), str(now)
     text = text.replace(f'data-version="{v}"', f'data-version="{w}"')
-    text = text.replace(f'name="expected_version" value="{v}"', f'name="expected_version" value="{w}"')
+    text = text.replace(
+        f'name="expected_version" value="{v}"', f'name="expected_version" value="{w}"'
+    )
     text = text.replace(f'name="seen" value="{v}"', f'name="seen" value="{w}"')
     return re.sub(rf"([?&;]v=){v}(?![0-9A-Za-z])", rf"\g<1>{w}", text)

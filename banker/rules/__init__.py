@@ -36,8 +36,8 @@ What the pages render from (pure, never raising; `state` is the state as the sto
         "allowed", "why", "free"}]}}: what `seat` ("banker", a player id, "display") may send
         now, every button with its targets and, when refused, the sentence why (the very one
         apply or the seat's permission gives; see rules/actions.py); may_send(state, seat,
-        type) -> (allowed, why, any target) of a type as a whole, tried until one is. allowed(state, seat,
-        type) -> the commands of one type it may send.
+        type) -> (allowed, why, any target) of a type as a whole, its targets tried until one
+        is allowed; allowed(state, seat, type) -> the commands of one type it may send.
     to_act(state) -> {"phase", "phase_sentence", "pending": [item], "now": item | None,
         "then": item | None, "who": [player id], "sentence"}: what is pending, who must act now
         and the heading's sentence; never a roll that will not come (rules/words.py).

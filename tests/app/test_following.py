@@ -13,7 +13,9 @@ def strip_rows(g) -> dict:
     html = r.get_data(as_text=True)
     strip = html[html.index('<ol class="strip">') :]
     strip = strip[: strip.index("</ol>")]
-    rows = re.findall(r'<li id="strip-\w+" class="([^"]*)">.*?<span class="name">([^<]+)', strip, re.S)
+    rows = re.findall(
+        r'<li id="strip-\w+" class="([^"]*)">.*?<span class="name">([^<]+)', strip, re.S
+    )
     return {name: set(classes.split()) for classes, name in rows}
 
 

@@ -84,13 +84,13 @@ def test_the_parts_that_changed_swapped_into_the_view_a_page_had_make_the_new_vi
         assert all(views), "every audience's view is rendered"
         if before is not None:
             was, old_views = before
-            for old, new in zip(old_views, views):
+            for old, new in zip(old_views, views, strict=True):
                 found = parts.changed(parts.Drawn(old, was), parts.Drawn(new, version))
                 if found is None:  # the view's own text changed: the page swaps it whole
                     whole += 1
                     continue
                 sent += 1
-                assert all(f' id="' in p for p in re.findall(r"<[a-z][^>]*hx-swap-oob[^>]*>", found))
+                assert all(' id="' in p for p in re.findall(r"<[a-z][^>]*hx-swap-oob[^>]*>", found))
                 assert _same(parts.apply(old, found, was, version), new, version)
                 assert len(found) <= len(new) + len(OOB)
         before = (version, views)
@@ -108,7 +108,7 @@ def test_a_change_of_one_players_cash_sends_only_the_figures_that_show_it(app, c
     now = store.version(gid)
     new = _views(app, pages, now)
     ids = []
-    for a, b in zip(old, new):
+    for a, b in zip(old, new, strict=True):
         found = parts.changed(parts.Drawn(a, was), parts.Drawn(b, now))
         assert found is not None
         ids.append(re.findall(r'<\w+ hx-swap-oob="true"[^>]*? id="([^"]+)"', found))

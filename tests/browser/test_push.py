@@ -26,6 +26,22 @@ def pay(live_server, game: dict, amount: int) -> None:
     )
 
 
+def three_pages(live_server, new_api_game, phone, browser):
+    """A started game of three and three of its pages following it by push: the Banker's and
+    Bob's phones, the big screen. (game, the game to play on, the big screen's context, pages)"""
+    game = new_api_game(["Ann", "Bob", "Cat"])
+    g = played(live_server, game)
+    g.start("p1")
+    big = browser.new_context(viewport={"width": 1280, "height": 800})
+    pages = {"banker": phone.new_page(), "player": open_player(phone, game, 1),
+             "display": big.new_page()}  # fmt: skip
+    pages["banker"].goto(game["banker_url"])
+    pages["display"].goto(game["display_url"])
+    for page in pages.values():
+        page.locator(LIVE).wait_for(state="attached", timeout=5000)
+    return game, g, big, pages
+
+
 def test_a_change_shows_on_the_bankers_and_a_players_page_by_push(
     live_server, new_api_game, phone, browser
 ):
@@ -211,16 +227,7 @@ def test_a_page_without_javascript_still_follows_the_game_by_reloading(
 def test_a_change_pushed_to_each_page_looks_as_the_page_loaded_afresh(
     live_server, new_api_game, phone, browser
 ):
-    game = new_api_game(["Ann", "Bob", "Cat"])
-    g = played(live_server, game)
-    g.start("p1")
-    big = browser.new_context(viewport={"width": 1280, "height": 800})
-    pages = {"banker": phone.new_page(), "player": open_player(phone, game, 1),
-             "display": big.new_page()}  # fmt: skip
-    pages["banker"].goto(game["banker_url"])
-    pages["display"].goto(game["display_url"])
-    for page in pages.values():
-        page.locator(LIVE).wait_for(state="attached", timeout=5000)
+    game, g, big, pages = three_pages(live_server, new_api_game, phone, browser)
     g.roll("p1", 3, 6)  # Ann to Connecticut Avenue: its offer, her token, the events
     parts = {"banker": "#screen", "player": "#player-view, #table-view", "display": "#display"}
     pushed = {}
@@ -239,23 +246,12 @@ def test_a_change_pushed_to_each_page_looks_as_the_page_loaded_afresh(
 def test_after_the_first_change_each_page_swaps_only_the_parts_that_changed_and_stays_true(
     live_server, new_api_game, phone, browser
 ):
-    game = new_api_game(["Ann", "Bob", "Cat"])
-    g = played(live_server, game)
-    g.start("p1")
-    big = browser.new_context(viewport={"width": 1280, "height": 800})
-    pages = {"banker": phone.new_page(), "player": open_player(phone, game, 1),
-             "display": big.new_page()}  # fmt: skip
-    pages["banker"].goto(game["banker_url"])
-    pages["display"].goto(game["display_url"])
-    for page in pages.values():
-        page.locator(LIVE).wait_for(state="attached", timeout=5000)
+    game, g, big, pages = three_pages(live_server, new_api_game, phone, browser)
     g.roll("p1", 3, 6)  # Ann to Connecticut Avenue: its offer waits on the Banker's screen
     for amount, version in ((7, "3"), (25, "4")):
         pay(live_server, game, amount)  # Ann's cash: a figure on every page
-        for name, page in pages.items():
-            expect(page.locator("[data-version]").first).to_have_attribute(
-                "data-version", version
-            )
+        for page in pages.values():
+            expect(page.locator("[data-version]").first).to_have_attribute("data-version", version)
     for name, page in pages.items():
         assert page.evaluate("document.documentElement.dataset.pushed") == "parts", name
     expect(pages["player"].locator("#other-p1")).to_contain_text("1,532")

@@ -210,7 +210,9 @@ def test_may_send_says_of_a_command_type_as_a_whole_what_actions_says_trying_few
                 for kind in COMMANDS:
                     whole = said[kind]
                     assert may_send(state, seat, kind) == (
-                        whole["allowed"], whole["why"], bool(whole["targets"])
+                        whole["allowed"],
+                        whole["why"],
+                        bool(whole["targets"]),
                     ), (seat, kind)
                     checked += 1
         try:

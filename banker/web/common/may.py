@@ -21,36 +21,29 @@ screen and the same screen pushed to the Banker's other pages ask it once.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-
 from banker.rules import actions, may_send
+from banker.web.common.recent import Recent
 
 NO_TARGET = "Not possible now."
 MOST_KEPT = 512  # (game, seat, command type) answers kept, the oldest first out: an answer is
 # asked again within moments (a command's answer, then its push), and each holds its state
 
-_kept: OrderedDict[tuple, tuple[dict, dict | None]] = OrderedDict()
-_lock = threading.Lock()
+_kept = Recent(MOST_KEPT)  # (game, seat, kind) -> (state, the core's answer)
+_whole = Recent(MOST_KEPT)  # the same -> (state, may_send's answer)
 
 
 def answer(state: dict, seat: str, kind: str) -> dict | None:
     """`actions(state, seat, [kind])[kind]` (None for no such command type), made once for this
     state object (the store's, never changed) and kept until the game moves on."""
     key = (state.get("game_id"), seat, kind)
-    with _lock:
-        found = _kept.get(key)
+    found = _kept.get(key)
     if found is not None and found[0] is state:
         return found[1]
     try:
         made = actions(state, seat, [kind])[kind]
     except KeyError:  # no such command type
         made = None
-    with _lock:
-        _kept[key] = (state, made)
-        _kept.move_to_end(key)
-        while len(_kept) > MOST_KEPT:
-            _kept.popitem(last=False)
+    _kept.put(key, (state, made))
     return made
 
 
@@ -58,9 +51,7 @@ def whole(state: dict, seat: str, kind: str) -> tuple | None:
     """`may_send(state, seat, kind)` (None for no such command type), kept as `answer` is,
     unless the whole answer is kept already."""
     key = (state.get("game_id"), seat, kind)
-    with _lock:
-        found = _kept.get(key)
-        said = _whole.get(key)
+    found, said = _kept.get(key), _whole.get(key)
     if found is not None and found[0] is state:
         entry = found[1]
         if entry is None:
@@ -72,15 +63,8 @@ def whole(state: dict, seat: str, kind: str) -> tuple | None:
         made = may_send(state, seat, kind)
     except KeyError:  # no such command type
         made = None
-    with _lock:
-        _whole[key] = (state, made)
-        _whole.move_to_end(key)
-        while len(_whole) > MOST_KEPT:
-            _whole.popitem(last=False)
+    _whole.put(key, (state, made))
     return made
-
-
-_whole: OrderedDict[tuple, tuple[dict, tuple | None]] = OrderedDict()
 
 
 class May:

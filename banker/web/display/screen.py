@@ -13,14 +13,12 @@ Routes (the story pages are banker.web.display.story_pages):
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-
 from flask import current_app, render_template, request, url_for
 from markupsafe import Markup
 
 from banker.rules import public_state
 from banker.web.common import board_picture
+from banker.web.common.recent import Recent
 from banker.web.common.seats import as_display
 from banker.web.common.store import get_store
 from banker.web.display import story_pages
@@ -29,8 +27,7 @@ from banker.web.display.blueprint import bp, gone
 LATEST_EVENTS = 8
 MOST_BOARDS = 1024  # games whose drawn tiles are kept (about 12 KB each), the oldest first out
 
-_boards: OrderedDict[str, tuple[str, Markup]] = OrderedDict()
-_boards_lock = threading.Lock()
+_boards = Recent(MOST_BOARDS)  # game -> (what the tiles show, their HTML)
 
 
 def spaces_html(game_id: str, spaces: list[dict]) -> Markup:
@@ -38,17 +35,11 @@ def spaces_html(game_id: str, spaces: list[dict]) -> Markup:
     since the game's last drawing: most changes (cash, a claim, a turn) move no token and no
     deed, and the tiles were about half of the big screen's drawing."""
     said = repr(spaces)
-    with _boards_lock:
-        found = _boards.get(game_id)
-        if found is not None and found[0] == said:
-            _boards.move_to_end(game_id)
-            return found[1]
+    found = _boards.get(game_id)
+    if found is not None and found[0] == said:
+        return found[1]
     html = Markup(current_app.jinja_env.get_template("display/_spaces.html").render(spaces=spaces))
-    with _boards_lock:
-        _boards[game_id] = (said, html)
-        _boards.move_to_end(game_id)
-        while len(_boards) > MOST_BOARDS:
-            _boards.popitem(last=False)
+    _boards.put(game_id, (said, html))
     return html
 
 
