@@ -254,6 +254,7 @@ def test_after_the_first_change_each_page_swaps_only_the_parts_that_changed_and_
             expect(page.locator("[data-version]").first).to_have_attribute("data-version", version)
     for name, page in pages.items():
         assert page.evaluate("document.documentElement.dataset.pushed") == "parts", name
+        both_schemes(page, f"push-{name}-parts", full_page=name != "display")
     expect(pages["player"].locator("#other-p1")).to_contain_text("1,532")
     # What each page holds after parts is what it would load afresh.
     views = {"banker": "#screen", "player": "#player-view, #table-view", "display": "#display"}
