@@ -188,6 +188,7 @@ def start(values, db: str, existed: bool):
     print(f"Open {base}/ on the Banker's phone (Ctrl+C stops).", flush=True)
     if not to_the_journal(sys.stdout):
         print_qr(f"{base}/", sys.stdout)
+        sys.stdout.flush()  # the whole start out at once (a log read from here grows by refusals)
     return server, channel, store
 
 

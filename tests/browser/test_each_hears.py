@@ -27,6 +27,13 @@ def _offer(g, token, frm="p1", to="p2", cash=50):
     return g.pending["trade_offers"][-1]["id"]
 
 
+# The page is scrolled down and has stopped moving (the same place two frames apart).
+STILL = """() => new Promise(done => {
+    const y = window.scrollY;
+    requestAnimationFrame(() => requestAnimationFrame(() => done(y > 0 && window.scrollY === y)));
+})"""
+
+
 @pytest.mark.parametrize(
     ("answer", "said"),
     [("decline_trade", "Bob declined your offer."), ("accept_trade", "Bob accepted your offer.")],
@@ -42,6 +49,7 @@ def test_the_proposers_phone_says_at_the_top_within_a_second_what_bob_answered(
     ann = phone.new_page()
     ann.goto(created["players"][0]["join_url"])
     ann.mouse.wheel(0, 2000)  # she is reading the others, further down
+    ann.wait_for_function(STILL)  # scrolled, and still (the wheel scrolls after it returns)
     g.do(type=answer, offer=offer, token=bob_token)
     news = ann.locator("#news")
     expect(news).to_have_text(said, timeout=1000)
