@@ -12,6 +12,7 @@ import argparse
 import contextlib
 import errno
 import glob
+import io
 import logging
 import os
 import signal
@@ -185,11 +186,13 @@ def start(values, db: str, existed: bool):
         )  # fmt: skip
     print(start_line(db, existed, store.game_count()), flush=True)
     # The home page, where the Banker creates the game; its Join panel then has the players' links.
-    print(f"Open {base}/ on the Banker's phone (Ctrl+C stops).")
-    if not to_the_journal(sys.stdout):
-        print_qr(f"{base}/", sys.stdout)
-    # The link and its QR code out together: whoever reads the output once the link is there
+    # The link and its QR code in one write: whoever reads the output once the link is there
     # (a test measuring what the server logs from then on) has the whole start.
+    said = io.StringIO()
+    print(f"Open {base}/ on the Banker's phone (Ctrl+C stops).", file=said)
+    if not to_the_journal(sys.stdout):
+        print_qr(f"{base}/", said)
+    sys.stdout.write(said.getvalue())
     sys.stdout.flush()
     return server, channel, store
 
