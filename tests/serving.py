@@ -191,6 +191,21 @@ def serving(db: Path, *args: str, **options) -> Iterator[Server]:
 _GIVEN: set[int] = set()  # the ports free_port handed out in this run
 
 
+def first_pushed_event(s: socket.socket, port: int, path: str, command) -> tuple[float, bytes]:
+    """On a connected socket `s` (plain or TLS): open the push stream at `path`, wait for its
+    `ready`, run command() (it returns the new version), and read until that version's event:
+    (seconds from command() to it, the stream's bytes so far)."""
+    s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+    seen = b""
+    while b"event: ready" not in seen:
+        seen += s.recv(4096)
+    t0 = time.monotonic()
+    want = f"id: {command()}".encode()
+    while want not in seen:
+        seen += s.recv(4096)
+    return time.monotonic() - t0, seen
+
+
 def free_port() -> int:
     """A port free at this moment on every address, below the range the kernel takes the local
     ports of outgoing connections from (32768 and up on Linux): a port the kernel picked (bind

@@ -29,6 +29,7 @@ from banker.store import Store
 from tests.serving import (
     BANKER,
     REPO,
+    first_pushed_event,
     free_port,
     nginx,
     process_env,
@@ -421,15 +422,7 @@ def first_pushed_event_over_tls(port: int, path: str, trusted, command) -> float
     """Seconds from command() to its event on the push stream at `path`, through TLS."""
     raw = socket.create_connection(("127.0.0.1", port), timeout=5)
     with trusted.wrap_socket(raw, server_hostname="127.0.0.1") as s:
-        s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
-        seen = b""
-        while b"event: ready" not in seen:
-            seen += s.recv(4096)
-        t0 = time.monotonic()
-        version = command()
-        while f"id: {version}".encode() not in seen:
-            seen += s.recv(4096)
-        return time.monotonic() - t0
+        return first_pushed_event(s, port, path, command)[0]
 
 
 @pytest.mark.skipif(shutil.which("caddy") is None, reason="caddy is not installed")

@@ -10,14 +10,13 @@ from __future__ import annotations
 import re
 import signal
 import socket
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
-from tests.serving import REPO, Server, free_port, nginx, request, run_banker
+from tests.serving import REPO, Server, first_pushed_event, free_port, nginx, request, run_banker
 
 SCALING = (REPO / "docs" / "scaling.md").read_text()
 HOSTING = (REPO / "docs" / "hosting.md").read_text()
@@ -45,16 +44,7 @@ def first_event(url: str, path: str, command) -> tuple[float, bytes]:
     """Open a push stream at `path`, run command(), and return (seconds, the event's bytes)."""
     port = int(url.rsplit(":", 1)[1])
     with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
-        s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
-        seen = b""
-        while b"event: ready" not in seen:
-            seen += s.recv(4096)
-        t0 = time.monotonic()
-        version = command()
-        want = f"id: {version}".encode()
-        while want not in seen:
-            seen += s.recv(4096)
-        return time.monotonic() - t0, seen
+        return first_pushed_event(s, port, path, command)
 
 
 @contextmanager
