@@ -304,19 +304,19 @@ class Hub:
                 taken.wait(HANDOVER_SECONDS)
 
     def _deliver(self, version: int, follow: bool, streams: list, html: str | None,
-                 changed: str | None = None, was: int | None = None,
-                 taken: threading.Event | None = None) -> None:  # fmt: skip
+                 changed: str | None, was: int | None, taken: threading.Event) -> None:  # fmt: skip
         """(On the loop) a rendered view to its streams that have not had it: the parts that
         changed (`changed`, against the view at version `was`), then the whole view (a page
         that holds another view than the hub drew swaps it whole)."""
         if html is None:
             said = f"id: {version}\ndata: {version}\n\n"
         else:
-            data = html.replace("\r", "").replace("\n", "\ndata: ")
-            said = f"id: {version}\nevent: {'follow' if follow else 'swap'}\ndata: {data}\n\n"
+            kind = "follow" if follow else "swap"
+            said = f"id: {version}\nevent: {kind}\ndata: {_data(html)}\n\n"
             if changed is not None:
-                data = changed.replace("\r", "").replace("\n", "\ndata: ")
-                said = f"id: {version}\nevent: parts\ndata: {was}\ndata: {data}\n\n" + said
+                said = (
+                    f"id: {version}\nevent: parts\ndata: {was}\ndata: {_data(changed)}\n\n" + said
+                )
         for s in streams:
             if s.closed or (s.version is not None and s.version > version):
                 continue
@@ -325,8 +325,7 @@ class Hub:
             s.version = version
             s.outbox.append(said)
             s.wake()
-        if taken is not None:
-            taken.set()
+        taken.set()
 
     # -- one stream --------------------------------------------------------------------------
 
@@ -466,6 +465,11 @@ class Hub:
         except GameNotFound:
             pass
         return None
+
+
+def _data(text: str) -> str:
+    """Text as the data of one SSE message (each of its lines a `data:` line)."""
+    return text.replace("\r", "").replace("\n", "\ndata: ")
 
 
 def _known_version(headers: dict, query: bytes) -> int | None:
