@@ -294,10 +294,8 @@ class Hub:
                 drawn[audience] = new.kept()
             taken.clear()
             try:
-                loop.call_soon_threadsafe(
-                    self._deliver, version, key[4], groups[key], html, changed, first.version,
-                    taken,
-                )  # fmt: skip
+                deliver = (version, key[4], groups[key], html, changed, first.version, taken)
+                loop.call_soon_threadsafe(self._deliver, *deliver)
             except RuntimeError:  # the loop closed: the server is stopping
                 return
             if i + 1 < len(keys):
