@@ -33,6 +33,11 @@ class GameInMemory:
         # The bytes its log (commands and events) takes in its snapshot file, counted once on
         # its first command here (Reads.log_bytes), then per command written; None until then.
         self.log_bytes: int | None = None
+        # What its story has read so far (Reads.story_events, Reads.states_at), kept while its
+        # state is: the events told in the story up to the newest event's seq read, and the
+        # states at the versions it asked for (a command's kept answer never changes).
+        self.story_events: tuple[int, list[dict]] | None = None
+        self.story_states: dict[int, dict] = {}
 
     @property
     def state(self) -> dict:
@@ -61,6 +66,7 @@ class GameInMemory:
         if self.load is not None and self.lock.acquire(blocking=False):
             try:
                 self._state, self.row = None, None
+                self.story_events, self.story_states = None, {}
             finally:
                 self.lock.release()
             return True

@@ -1,6 +1,7 @@
 """The store in parts: idle games' states leave memory and come back from
 the database; the story keeps a state only before each round's first roll; a new store on the
-same file takes up where the other left off, rounds included."""
+same file takes up where the other left off, rounds included; the story's reads kept in memory
+read what a fresh read does, undo included."""
 
 from __future__ import annotations
 
@@ -83,3 +84,52 @@ def test_a_store_opened_again_keeps_what_each_later_round_needs(db_path):
         assert set(needed_versions(again, game_id)) <= kept
     finally:
         again.close()
+
+
+def fresh_story_reads(store: Store, game_id: str, versions: list[int]) -> tuple:
+    """story_events and states_at as a store that kept nothing reads them."""
+    game = store.games.get(game_id)
+    kept = game.story_events, game.story_states
+    game.story_events, game.story_states = None, {}
+    try:
+        return store.story_events(game_id), store.states_at(game_id, versions)
+    finally:
+        game.story_events, game.story_states = kept
+
+
+def test_the_storys_reads_kept_in_memory_are_what_a_fresh_read_gives_after_every_command(store):
+    """Every change of a long game asked for its whole story again; the store now reads only
+    what came since (an undo, which marks earlier events undone, reads them all again)."""
+    game_id = played(store, 20)
+    bot, undos = Bot(11), 0
+    seats = [p["id"] for p in public_state(store.state(game_id))["players"]]
+    for i in range(160):
+        if i % 9 == 4:
+            command = {"type": "undo"}
+        else:
+            command = bot.next_command(store.state(game_id))
+        try:
+            store.execute(game_id, command)
+        except Exception:  # an undo refused (nothing to take back): the game goes on
+            continue
+        undos += command["type"] == "undo"
+        events = store.story_events(game_id)
+        versions = stories.versions_needed(events, seats)
+        kept = (events, store.states_at(game_id, versions))
+        assert kept == fresh_story_reads(store, game_id, versions)
+    assert undos >= 10
+    assert any(e["type"] == "rolled" for e in store.story_events(game_id))
+
+
+def test_a_forgotten_games_story_reads_are_forgotten_with_its_state(db_path):
+    store = Store(db_path)
+    store.games.KEEP_STATES = 1
+    try:
+        first = played(store, 30)
+        store.story_events(first)
+        assert store.games.get(first).story_events is not None
+        played(store, 5, seed=6)
+        game = store.games.get(first)
+        assert game.forgotten and game.story_events is None and game.story_states == {}
+    finally:
+        store.close()
