@@ -12,6 +12,8 @@ gets its own shade. Every chart has a title and is shown next to a table of the 
 
 from __future__ import annotations
 
+import functools
+
 from markupsafe import Markup, escape
 
 from banker.web.common.present import money, seat_color
@@ -111,9 +113,7 @@ def lines(title: str, labels: list[str], series: list[dict], highlight: str | No
     n = len(labels)
     ordered = sorted(series, key=lambda s: s["id"] == highlight)
     for s in ordered:
-        points = [
-            f"{_x(i, n):.0f},{_y(v, top):.0f}" for i, v in enumerate(s["values"]) if v is not None
-        ]
+        points = _points(tuple(s["values"]), n, top)
         if not points:
             continue
         cls = f"line seat-{s['seat']}"
@@ -125,6 +125,14 @@ def lines(title: str, labels: list[str], series: list[dict], highlight: str | No
         else:
             body.append(f'<polyline class="{cls}" points="{" ".join(points)}"/>')
     return _svg(title, body, "lines")
+
+
+@functools.lru_cache(maxsize=1024)  # a few hundred bytes to a few KB each
+def _points(values: tuple, n: int, top: int) -> list[str]:
+    """A series' points ("x,y"), None values left out: kept, for each phone of a game draws
+    the same lines at each change (only whose is thick differs), and a line's earlier rounds
+    stay as they were. Treat the list as read-only."""
+    return [f"{_x(i, n):.0f},{_y(v, top):.0f}" for i, v in enumerate(values) if v is not None]
 
 
 def parts(title: str, labels: list[str], rows: list[dict], top: int) -> Markup:
@@ -199,5 +207,8 @@ def worth_chart(story: dict, highlight: str | None = None, table_rows: int | Non
         "every": every,
         "svg": lines(title, labels, series, highlight),
         "labels": labels,
-        "series": [{**s, "shown": [money(v) for v in s["values"]]} for s in series],
+        # The figures of the table's rounds only (a long game's phone shows 8 of its rounds).
+        "series": [
+            {**s, "shown": {i: money(s["values"][i]) for i in rows}} for s in series
+        ],
     }
