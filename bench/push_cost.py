@@ -1,7 +1,7 @@
 """What push costs the server's CPU (issue 35): idle with no page open, each open idle page,
 and each change of a table of six pages, rendered and sent to all six.
 
-    python -m bench.push_cost [--seconds 30] [--changes 100] [--code DIR]
+    python -m bench.push_cost [--seconds 30] [--changes 100] [--played N] [--code DIR]
 
 Starts the real server (`banker serve`) on a fresh database with one started game of four
 players, and reads the server's CPU time (every thread's, /proc/<pid>/task/*/schedstat):
@@ -15,6 +15,9 @@ players, and reads the server's CPU time (every thread's, /proc/<pid>/task/*/sch
    the idle pages' share (budget 5 ms): the command, six views rendered, sent;
 4. what each audience's view costs to render alone (the fragment its poll gets, asked 50 times
    over HTTP): where a change's CPU goes.
+
+`--played N`: the game is first played N commands by bench.bot (a long game: its pages show
+more deeds, more events, a longer chart), the changes measured after them.
 
 The machine's load is printed beside the figures: on a shared machine every figure is high.
 """
@@ -115,12 +118,30 @@ def render_costs(port: int, pid: int, game: dict, times: int = 50) -> dict[str, 
     return out
 
 
-def measure(seconds: float = 30.0, changes: int = 100, code: Path | None = None) -> dict:
+def play(port: int, game: dict, commands: int) -> None:
+    """Play the started game `commands` commands on (bench.bot's choices, through the API)."""
+    from bench.bot import Bot
+    from bench.run import Client
+
+    client, bot = Client("127.0.0.1", port), Bot(1)
+    path = f"/api/v1/games/{game['game_id']}"
+    state = client.json("GET", path, token=game["banker_token"])[1]
+    for _ in range(commands):
+        status, answer = client.json("POST", path + "/commands", bot.next_command(state),
+                                     game["banker_token"])  # fmt: skip
+        assert status == 200, answer
+        state = answer["state"]
+    client.conn.close()
+
+
+def measure(seconds: float = 30.0, changes: int = 100, code: Path | None = None,
+            played: int = 0) -> dict:  # fmt: skip
     from bench.run import server
 
     with tempfile.TemporaryDirectory() as tmp, server(Path(tmp) / "c.db", code) as srv:
         _, port, pid = srv
         (game,) = make_tables(port, 1)
+        play(port, game, played)
         time.sleep(2)  # started and settled
         loop = asyncio.new_event_loop()
         try:
@@ -128,7 +149,7 @@ def measure(seconds: float = 30.0, changes: int = 100, code: Path | None = None)
         finally:
             loop.close()
         found["renders"] = render_costs(port, pid, game)
-    found["changes"] = changes
+    found["changes"], found["played"] = changes, played
     return found
 
 
@@ -140,6 +161,7 @@ def pct(xs: list[float], q: float) -> float:
 def rows(r: dict) -> list[tuple[str, str, str, bool | None]]:
     alone, more = 1000 * r["alone"], 1000 * (r["pages"] - r["alone"]) / 6
     per = 1000 * r["per_change"]
+    after = f", after {r['played']:,} commands" if r.get("played") else ""
     out = [
         ("server CPU, no page open", "<= 0.2 ms/s", f"{alone:.3f} ms per second", alone <= 0.2),
         ("  each open idle page more", "<= 0.05 ms/s",
@@ -148,7 +170,7 @@ def rows(r: dict) -> list[tuple[str, str, str, bool | None]]:
          more <= 0.05),
         ("server CPU per change, a table of six pages", "<= 5 ms",
          f"{per:.2f} ms (its command, six views rendered and sent; {r['changes']} changes, "
-         f"{r['rendered']} views delivered)", per <= 5),
+         f"{r['rendered']} views delivered{after})", per <= 5),
         ("  the change on all six pages' streams, p50 / p95", "",
          f"{1000 * pct(r['delays'], 0.5):.1f} / {1000 * pct(r['delays'], 0.95):.1f} ms", None),
     ]  # fmt: skip
@@ -161,9 +183,10 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=30.0, help="of each idle phase")
     ap.add_argument("--changes", type=int, default=100)
+    ap.add_argument("--played", type=int, default=0, help="commands played before (a long game)")
     ap.add_argument("--code", type=Path, default=None, help="the banker checkout to serve")
     args = ap.parse_args(argv)
-    found = measure(args.seconds, args.changes, args.code)
+    found = measure(args.seconds, args.changes, args.code, args.played)
     print(load_average())
     show(rows(found))
     return 0
