@@ -83,3 +83,23 @@ def test_the_bankers_phone_without_js_confirms_a_new_link_with_its_cookie(client
     r = client.post(yes["action"], data=dict(yes["fields"]))
     assert (r.status_code, r.headers["Location"]) == (303, f"/games/{game.id}")
     assert client.get(join_path(game, "p1")).status_code == 403
+
+
+def test_the_tables_live_refresh_leaves_the_join_codes_to_the_page_that_keeps_them(client, game):
+    """The Join panel is kept by the page (hx-preserve) through every live refresh of the table:
+    the poll's (and so the push's) screen does not draw it again; the page, a screen reached
+    from another (htmx) and an answer to a tap still do."""
+    banker = Banker(client, game)
+    page = banker.page()
+    assert 'id="join-panel"' in page and 'id="join-details"' in page
+    version = game.now()[0]["version"]
+    cookie = {"HX-Request": "true"}
+    live = client.get(
+        f"/games/{game.id}/poll?v={version - 1}&screen=table&f=-&token={game.banker_token}",
+        headers=cookie,
+    )
+    assert live.status_code == 200
+    assert 'id="join-details" hx-preserve="true"' in live.text
+    assert 'id="join-panel"' not in live.text and "New link for Ann" not in live.text
+    screen = client.get(f"/games/{game.id}", headers=cookie)  # the cookie Banker.page set
+    assert 'id="join-panel"' in screen.text and "New link for Ann" in screen.text

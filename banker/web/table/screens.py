@@ -311,7 +311,8 @@ def poll(game_id: str, state: dict):
     args = MultiDict({k: request.args[k] for k in ("d1", "pad", "confirm") if k in request.args})
     moved_on = request.args.get("v") != str(state["version"])  # not only a phone following
     context = _context(game_id, screen, args, said=_latest_said(game_id) if moved_on else "")
-    return render_template(context["fragment"], oob=True, **context)
+    # `live`: the page shows this very screen, its join codes kept (hx-preserve): not drawn.
+    return render_template(context["fragment"], oob=True, live=True, **context)
 
 
 @bp.get("/games/<game_id>/version")
