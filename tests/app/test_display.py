@@ -443,3 +443,32 @@ def test_with_the_free_parking_jackpot_the_pot_shows_in_the_centre(new_game, cli
     pot = g.state["bank"]["free_parking"]
     assert pot > 0
     assert said(centre(client, display), "pot") == f"Free Parking {pot:,}"
+
+
+def test_the_board_tiles_are_drawn_again_only_when_what_they_show_changed(store):
+    """The big screen keeps its tiles' HTML by board_picture.spaces_key: two states of a game
+    with the same key have the same tiles, every version of a played game long."""
+    import random
+
+    from banker.rules import Refusal, public_state
+    from tests.plays import a_plausible_command
+
+    gid = store.create_game("g0009", ["Ann", "Alice", "Bob"], None)["game_id"]
+    store.execute(gid, {"type": "start", "first": "p1"})
+    rng, seen, moves = random.Random(7), {}, 0
+    for _ in range(400):
+        state = store.state(gid)
+        if state["status"] != "playing":
+            break
+        try:
+            store.execute(gid, a_plausible_command(state, rng))
+        except Refusal:
+            continue
+        shown = public_state(store.state(gid))
+        key, tiles = board_picture.spaces_key(shown), board_picture.spaces(shown)
+        if key in seen:
+            assert seen[key] == tiles
+        else:
+            seen[key] = tiles
+            moves += 1
+    assert 20 < moves < 400  # the key changed often, and not at every version

@@ -132,6 +132,23 @@ def deed_card(
     }
 
 
+def spaces_key(state: dict) -> tuple:
+    """All that `spaces` reads of the state (two states with the same key have the same spaces):
+    the edition, each player's name, token and jail, each deed's owner, buildings and
+    mortgage. Cheaper to make and compare than the spaces themselves."""
+    return (
+        state["edition"],
+        tuple(
+            (p["id"], p["name"], p["eliminated"], p["position"], p["in_jail"])
+            for p in state["players"]
+        ),
+        tuple(
+            (k, st["owner"], st["houses"], st["hotel"], st["mortgaged"])
+            for k, st in state["properties"].items()
+        ),
+    )
+
+
 def spaces(state: dict) -> list[dict]:
     """The 40 spaces in board order with their deed, tokens and place round the board."""
     seats = {p["id"]: seat_color(i) for i, p in enumerate(state["players"])}

@@ -30,15 +30,17 @@ MOST_BOARDS = 1024  # games whose drawn tiles are kept (about 12 KB each), the o
 _boards = Recent(MOST_BOARDS)  # game -> (what the tiles show, their HTML)
 
 
-def spaces_html(game_id: str, spaces: list[dict]) -> Markup:
+def spaces_html(game_id: str, state: dict) -> Markup:
     """The board's 40 tiles (display/_spaces.html), drawn only when what they show changed
-    since the game's last drawing: most changes (cash, a claim, a turn) move no token and no
-    deed, and the tiles were about half of the big screen's drawing."""
-    said = repr(spaces)
+    since the game's last drawing (board_picture.spaces_key): most changes (cash, a claim, a
+    turn) move no token and no deed, and the tiles were about half of the big screen's
+    drawing."""
+    said = board_picture.spaces_key(state)
     found = _boards.get(game_id)
     if found is not None and found[0] == said:
         return found[1]
-    html = Markup(current_app.jinja_env.get_template("display/_spaces.html").render(spaces=spaces))
+    template = current_app.jinja_env.get_template("display/_spaces.html")
+    html = Markup(template.render(spaces=board_picture.spaces(state)))
     _boards.put(game_id, (said, html))
     return html
 
@@ -63,7 +65,7 @@ def display_view(token: str, game_id: str) -> dict:
         "game_id": game_id,
         "version": state["version"],
         "status": state["status"],
-        "spaces_html": spaces_html(game_id, board_picture.spaces(state)),
+        "spaces_html": spaces_html(game_id, state),
         "players": [{**p, "acting": p["id"] in acting} for p in players],
         "now": now,
         "private_cash": private_cash,
