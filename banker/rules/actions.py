@@ -22,9 +22,9 @@ bidder, each card of the pile to draw from, each partner to trade with (with the
 that could change hands: the page composes the real one), the dice's roller, and so on. A seat's
 own permission comes first (`permissions.seat_refusal`, the API's own check), then the rules:
 each target is tried with `apply`'s own steps on a copy thrown away (`game.attempt`; the state
-is never changed), or, for a deed's build, sale, mortgage and lifting, with the very checks
-their handlers make
-(`game.gate_refusal`, `holdings.deed_command_refusal`) — so what this function allows is
+is never changed), or, for a command whose handler checks everything before it changes anything
+(rules/schema.py's `refusal=`: a deed's build, sale, mortgage and lifting, a trade offer), with
+the very checks its handler makes (`game.gate_refusal`, then that check) — so what this function allows is
 exactly what `apply` accepts and what it refuses is refused with the same sentence. The display
 may send nothing: each command type is one refused target for it.
 
@@ -36,19 +36,16 @@ from __future__ import annotations
 
 from .errors import Refusal
 from .game import attempt, gate_refusal, upgrade
-from .holdings import deed_command_refusal
 from .permissions import DISPLAY_READ_ONLY, seat_refusal, text_for
 from .schema import COMMANDS
 from .schema import read as read_command
 
-DEED_COMMANDS = ("build", "sell_building", "mortgage", "unmortgage")
-
-
 def _rules_refusal(s: dict, command: dict) -> Refusal | None:
     """What `apply` says of a well-formed command: its refusal, or None when it accepts it."""
-    if command["type"] in DEED_COMMANDS:  # the handlers' own checks, without a copy
+    declared = COMMANDS[command["type"]].refusal
+    if declared is not None:  # the handler's own checks, without a copy
         c = read_command(s, command)
-        return gate_refusal(s, c) or deed_command_refusal(s, c["type"], c["property"])
+        return gate_refusal(s, c) or declared(s, c)
     try:
         attempt(s, command)  # apply's own steps, on a copy thrown away
     except Refusal as e:

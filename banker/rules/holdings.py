@@ -167,6 +167,11 @@ def deed_command_refusal(s: dict, kind: str, prop: str) -> DomainError | None:
     return DomainError(why, code) if why else None
 
 
+def deed_refusal(s: dict, c: dict) -> DomainError | None:
+    """deed_command_refusal of a read deed command (rules/schema.py's `refusal=`)."""
+    return deed_command_refusal(s, c["type"], c["property"])
+
+
 def _checked(s: dict, c: dict) -> str:
     """The deed of a deed command, once deed_command_refusal allows it."""
     refusal = deed_command_refusal(s, c["type"], c["property"])

@@ -6,7 +6,12 @@
             players=   a player's token may send it for itself: the check that it is the
                        player's own (rules/senders.py), or
             banker=    only the Banker may: the sentence a player is told,
-            targets=   what a button may name now (rules/targets.py; default: the bare command))
+            targets=   what a button may name now (rules/targets.py; default: the bare command),
+            refusal=   where the handler makes all its checks before it changes anything: that
+                       check alone, refusal(state, command) -> its DomainError or None, which
+                       the handler asks first; rules/actions.py asks it for each button instead
+                       of running the handler on a copy of the state (tests/core/test_actions.py
+                       holds the two to the same answer))
 
 Its fields (rules/fields.py) read and check a value and describe themselves (a JSON-schema
 dict): `read(state, command)` checks a command's shape — types, ranges, unknown player, deed,
@@ -74,6 +79,7 @@ class Command:
         banker: str | None = None,
         targets: Targets = t.bare,
         forward: bool = True,
+        refusal: Callable | None = None,
     ):
         if (players is None) == (banker is None):
             raise ValueError(f"{type_}: say who may send it, players= or banker=, not both")
@@ -83,6 +89,7 @@ class Command:
         self.targets = targets
         # False: the handler makes the new state itself (undo), instead of changing a copy.
         self.forward = forward
+        self.refusal = refusal  # the handler's every check, asked without running it
 
     def read(self, state: dict, c: dict) -> dict:
         unknown = sorted(str(k) for k in c if k != "type" and k not in self.names)
@@ -218,6 +225,7 @@ COMMANDS: dict[str, Command] = {
             handler=holdings.cmd_build,
             players=senders.own_deed,
             targets=t.each("property", t.streets),
+            refusal=holdings.deed_refusal,
         ),
         Command(
             "sell_building",
@@ -226,6 +234,7 @@ COMMANDS: dict[str, Command] = {
             handler=holdings.cmd_sell_building,
             players=senders.own_deed,
             targets=t.each("property", t.streets),
+            refusal=holdings.deed_refusal,
         ),
         Command(
             "building_auction",
@@ -242,6 +251,7 @@ COMMANDS: dict[str, Command] = {
             handler=holdings.cmd_mortgage,
             players=senders.own_deed,
             targets=t.each("property", t.owned),
+            refusal=holdings.deed_refusal,
         ),
         Command(
             "unmortgage",
@@ -250,6 +260,7 @@ COMMANDS: dict[str, Command] = {
             handler=holdings.cmd_unmortgage,
             players=senders.own_deed,
             targets=t.each("property", t.owned),
+            refusal=holdings.deed_refusal,
         ),
         Command(
             "trade",
@@ -268,6 +279,7 @@ COMMANDS: dict[str, Command] = {
                 "from", "You may propose a trade only from yourself: 'from' must be you."
             ),
             targets=t.deals,
+            refusal=trades.propose_refusal,
         ),
         Command(
             "accept_trade",

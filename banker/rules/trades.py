@@ -195,12 +195,23 @@ def offers_refusal(s: dict, pid: str) -> DomainError | None:
     )
 
 
+def propose_refusal(s: dict, c: dict) -> DomainError | None:
+    """Why the offer `c` may not be made now, or None: cmd_propose_trade's every check."""
+    try:
+        require_playing(s)
+        refusal = offers_refusal(s, c["from"])
+        if refusal:
+            return refusal
+        check_deal(s, c, proposing=True)
+    except DomainError as e:
+        return e
+    return None
+
+
 def cmd_propose_trade(s: dict, events: list, c: dict) -> None:
-    require_playing(s)
-    refusal = offers_refusal(s, c["from"])
+    refusal = propose_refusal(s, c)
     if refusal:
         raise refusal
-    check_deal(s, c, proposing=True)
     s["_offers"] += 1
     offer = {"id": f"o{s['_offers']}", **{k: c[k] for k in DEAL_FIELDS}}
     s["pending"]["trade_offers"].append(offer)

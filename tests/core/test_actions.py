@@ -220,3 +220,47 @@ def test_may_send_says_of_a_command_type_as_a_whole_what_actions_says_trying_few
         except Refusal:
             continue
     assert checked > 1000
+
+
+def test_a_declared_refusal_says_what_the_handler_run_on_a_copy_says_for_every_target():
+    """A command declared with `refusal=` (rules/schema.py: its handler checks everything before
+    it changes anything) has its buttons tried by that check alone, no copy of the state: for
+    every target of every seat in a played game, the check refuses exactly what apply's own
+    steps on a copy refuse, with the same sentence, and allows what they allow."""
+    import random
+
+    from banker.rules import Refusal, apply
+    from banker.rules.game import attempt, gate_refusal
+    from banker.rules.schema import COMMANDS
+    from banker.rules.schema import read as read_command
+    from tests.plays import a_plausible_command
+
+    declared = [kind for kind, c in COMMANDS.items() if c.refusal is not None]
+    assert set(declared) == {"build", "sell_building", "mortgage", "unmortgage", "propose_trade"}
+    g = started(("Ann", "Bob", "Cy", "Di"))
+    rng = random.Random(35)
+    state, compared, allowed_seen = g.state, 0, 0
+    for _ in range(400):
+        for seat in ("banker", "p1", "p2", "p3", "p4"):
+            for kind in declared:
+                for t in COMMANDS[kind].targets(state, seat):
+                    command = {"type": kind, **t["command"]}
+                    c = read_command(state, command)
+                    said = gate_refusal(state, c) or COMMANDS[kind].refusal(state, c)
+                    try:
+                        attempt(state, command)
+                        copied = None
+                    except Refusal as e:
+                        copied = e
+                    assert (said is None) == (copied is None), (kind, command, said, copied)
+                    if said is not None:
+                        assert (said.message, said.code) == (copied.message, copied.code)
+                    compared += 1
+                    allowed_seen += said is None
+        try:
+            state, _ = apply(state, a_plausible_command(state, rng))
+        except Refusal:
+            continue
+        if state["status"] != "playing":
+            break
+    assert compared > 2000 and allowed_seen > 100, (compared, allowed_seen)
