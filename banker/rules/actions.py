@@ -22,11 +22,12 @@ bidder, each card of the pile to draw from, each partner to trade with (with the
 that could change hands: the page composes the real one), the dice's roller, and so on. A seat's
 own permission comes first (`permissions.seat_refusal`, the API's own check), then the rules:
 each target is tried with `apply`'s own steps on a copy thrown away (`game.attempt`; the state
-is never changed), or, for a command whose handler checks everything before it changes anything
-(rules/schema.py's `refusal=`: a deed's build, sale, mortgage and lifting, a trade offer), with
-the very checks its handler makes (`game.gate_refusal`, then that check) — so what this function allows is
-exactly what `apply` accepts and what it refuses is refused with the same sentence. The display
-may send nothing: each command type is one refused target for it.
+is never changed), or, for a command whose handler checks everything before it changes
+anything (rules/schema.py's `refusal=`: a deed's build, sale, mortgage and lifting, a trade
+offer, a leave), with the very checks its handler makes (`game.gate_refusal`, then that check)
+— so what this function allows is exactly what `apply` accepts and what it refuses is refused
+with the same sentence. The display may send nothing: each command type is one refused target
+for it.
 
 A command's targets are declared with it (rules/schema.py's `targets=`, made in
 rules/targets.py); without, it is offered as one bare command.
@@ -39,6 +40,7 @@ from .game import attempt, gate_refusal, upgrade
 from .permissions import DISPLAY_READ_ONLY, seat_refusal, text_for
 from .schema import COMMANDS
 from .schema import read as read_command
+
 
 def _rules_refusal(s: dict, command: dict) -> Refusal | None:
     """What `apply` says of a well-formed command: its refusal, or None when it accepts it."""

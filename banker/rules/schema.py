@@ -388,6 +388,7 @@ COMMANDS: dict[str, Command] = {
             handler=seating.cmd_leave,
             banker="Only the Banker records that a player leaves the table.",
             targets=t.each("player", t.seated),
+            refusal=seating.leave_check,
         ),
         Command(
             "undo",

@@ -284,12 +284,22 @@ def _leave_the_table(s: dict, events: list, p: dict) -> None:
     )
 
 
+def leave_check(s: dict, c: dict) -> DomainError | None:
+    """Why the leave `c` is refused now, or None: cmd_leave's every check (rules/schema.py's
+    `refusal=`)."""
+    try:
+        p = active_player(s, c)
+    except DomainError as e:
+        return e
+    return leave_refusal(s, p["id"])
+
+
 def cmd_leave(s: dict, events: list, c: dict) -> None:
-    p = active_player(s, c)
-    pid = p["id"]
-    refusal = leave_refusal(s, pid)
+    refusal = leave_check(s, c)
     if refusal:
         raise refusal
+    p = active_player(s, c)
+    pid = p["id"]
     if s["status"] == "setup":
         _leave_the_table(s, events, p)
         return

@@ -236,7 +236,9 @@ def test_a_declared_refusal_says_what_the_handler_run_on_a_copy_says_for_every_t
     from tests.plays import a_plausible_command
 
     declared = [kind for kind, c in COMMANDS.items() if c.refusal is not None]
-    assert set(declared) == {"build", "sell_building", "mortgage", "unmortgage", "propose_trade"}
+    assert set(declared) == {
+        "build", "sell_building", "mortgage", "unmortgage", "propose_trade", "leave"
+    }  # fmt: skip
     g = started(("Ann", "Bob", "Cy", "Di"))
     rng = random.Random(35)
     state, compared, allowed_seen = g.state, 0, 0

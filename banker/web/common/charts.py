@@ -208,7 +208,5 @@ def worth_chart(story: dict, highlight: str | None = None, table_rows: int | Non
         "svg": lines(title, labels, series, highlight),
         "labels": labels,
         # The figures of the table's rounds only (a long game's phone shows 8 of its rounds).
-        "series": [
-            {**s, "shown": {i: money(s["values"][i]) for i in rows}} for s in series
-        ],
+        "series": [{**s, "shown": {i: money(s["values"][i]) for i in rows}} for s in series],
     }
