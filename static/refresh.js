@@ -60,6 +60,7 @@
   var es = null, timer = 0, polling = 0, reading = 0, again = 0;
   var latest = 0, other = 0, inFlight = 0, retries = 0, opened = "", held = null;
   var drawnAt = -1; // the version of the view the stream last brought, while the page shows it
+  var named = ""; // this page's stream's name (its ready event)
 
   function shown() {
     var el = doc.querySelector("[data-version]");
@@ -134,6 +135,7 @@
     if (link && e.detail.verb === "get" && (has(elt, "data-version") || has(elt, "data-live"))) {
       e.detail.path = link;
     }
+    if (named && e.detail.verb !== "get") e.detail.headers["X-Banker-Stream"] = named;
   });
   // Anything else swapped in (a tap's answer, a refresh asked for) makes the page's view its
   // own: the next change comes whole.
@@ -196,6 +198,7 @@
 
   function close() {
     clearTimeout(timer);
+    named = "";
     if (es) { es.close(); es = null; }
   }
   function poll() {
@@ -214,9 +217,11 @@
     es = s;
     timer = setTimeout(function () { if (es === s) poll(); }, 5000);
     s.addEventListener("ready", function (e) {
+      var said = e.data.split("\n");
       clearTimeout(timer);
       doc.documentElement.setAttribute("data-push", "push");
-      latest = Math.max(latest, +e.data || 0);
+      latest = Math.max(latest, +said[0] || 0);
+      named = said[1] || ""; // this page's taps name its stream: their answer is its view
     });
     s.onmessage = function (e) { told(+e.data); };
     s.addEventListener("parts", function (e) { parts(e.data, +e.lastEventId); });

@@ -6,7 +6,10 @@ the moment it is committed, already drawn for that page (static/refresh.js swaps
     GET /display/<token>/events   the big screen and its story
 
 A stream says, as SSE events:
-- `ready` (data: the game's version) once it is open: the page knows push works;
+- `ready` (data: the game's version; a stream with a view, a second line: its name) once it
+  is open: the page knows push works. A page's tap names its stream (`Hub.tap`, header
+  X-Banker-Stream): its answer is the page's view, so the stream is not rendered for until the
+  tap is answered (the view was rendered twice for the page that acted, the push ignored);
 - `swap` (`id:` the version, data: the HTML the page swaps in) whenever the game moves on, for
   a page that says which view it shows (`?as=`: the Banker's screen, `view` for a player's
   page, `screen` for the big screen): the change itself, rendered by the web app once per
@@ -69,6 +72,7 @@ from collections import Counter
 from typing import NamedTuple
 
 from banker.net import clients, parts, refusals
+from banker.net.streams import Stream, data_lines, known_version, query_value
 from banker.store import FOLLOWING_SECONDS, GameNotFound, same_token
 from banker.web.common import seats
 from banker.web.common.hygiene import SECURITY_HEADERS
@@ -103,53 +107,6 @@ class Page(NamedTuple):
 _ORDER = {"join": 0, "display": 1, "games": 2}
 
 
-class _Stream:
-    """One open stream: whose it is and what it has been told."""
-
-    __slots__ = (
-        "game",
-        "player",
-        "token",
-        "version",
-        "waiter",
-        "woken",
-        "closed",
-        "pending",
-        "said_at",
-        "kind",
-        "key",
-        "view",
-        "environ",
-        "outbox",
-        "follow",
-    )
-
-    def __init__(self, game: str, player: str | None, token: str, version: int | None):
-        self.game, self.player, self.token, self.version = game, player, token, version
-        self.kind = self.key = ""
-        self.view: str | None = None  # which view the page shows (?as=): it is pushed
-        self.environ: dict = {}  # the stream's request, for the renderer
-        self.outbox: list[str] = []  # rendered messages waiting to be sent
-        self.follow = False  # the Banker's table: drawn again (a phone following)
-        self.waiter: asyncio.Future | None = None
-        self.woken = False  # woken since it last looked (a wake while it sends is kept)
-        self.closed = False
-        self.pending: set[str] = set()  # "following", "changed", "tokens"
-        self.said_at = 0.0  # when it was last sent anything (loop time)
-
-    def wake(self, what: str | None = None) -> None:
-        if what:
-            self.pending.add(what)
-        self.woken = True
-        waiter = self.waiter
-        if waiter is not None and not waiter.done():
-            waiter.set_result(None)
-
-    def close(self) -> None:
-        self.closed = True
-        self.wake()
-
-
 class Hub:
     """The open streams by game; wakes them when their game changes."""
 
@@ -157,7 +114,7 @@ class Hub:
         self.app, self.limits, self.pool = app, limits, pool
         self.store = app.extensions["banker.store"]
         self.loop: asyncio.AbstractEventLoop | None = None
-        self.games: dict[str, set[_Stream]] = {}
+        self.games: dict[str, set[Stream]] = {}
         self.clients: Counter = Counter()
         self.players: Counter = Counter()  # (game, player) -> open streams
         self.closing = False
@@ -170,6 +127,7 @@ class Hub:
         # parts are found against it; dropped when the game's last stream closes.
         self.drawn: dict[str, dict[tuple, parts.Drawn]] = {}
         self.again: set[str] = set()  # games changed while it ran
+        self.named: dict[str, Stream] = {}  # the streams with a view, by their sid
         app.extensions["banker.push"] = self
 
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
@@ -252,9 +210,9 @@ class Hub:
                     version = self.store.version(game_id)
                 except GameNotFound:
                     return
-                groups: dict[tuple, list[_Stream]] = {}
+                groups: dict[tuple, list[Stream]] = {}
                 for s in self.games.get(game_id, ()):
-                    if s.view is not None and (s.version != version or s.follow):
+                    if s.view is not None and not s.taps and (s.version != version or s.follow):
                         follow = s.version == version
                         s.follow = False
                         host = s.environ.get("HTTP_HOST")
@@ -310,11 +268,10 @@ class Hub:
             said = f"id: {version}\ndata: {version}\n\n"
         else:
             kind = "follow" if follow else "swap"
-            said = f"id: {version}\nevent: {kind}\ndata: {_data(html)}\n\n"
+            said = f"id: {version}\nevent: {kind}\ndata: {data_lines(html)}\n\n"
             if changed is not None:
-                said = (
-                    f"id: {version}\nevent: parts\ndata: {was}\ndata: {_data(changed)}\n\n" + said
-                )
+                parts_said = f"data: {was}\ndata: {data_lines(changed)}\n\n"
+                said = f"id: {version}\nevent: parts\n{parts_said}" + said
         for s in streams:
             if s.closed or (s.version is not None and s.version > version):
                 continue
@@ -324,6 +281,34 @@ class Hub:
             s.outbox.append(said)
             s.wake()
         taken.set()
+
+    # -- a page's own tap ----------------------------------------------------------------------
+
+    def tap(self, sid: str, game_id: str, seat: str) -> Stream | None:
+        """(A worker thread, before a page's tap is executed.) The page's stream (named in the
+        tap: its `ready` said the name), not rendered for until `answered`: the tap's answer is
+        its view (it was rendered twice, the push ignored by the page). None for a stream of
+        another game or seat."""
+        s = self.named.get(sid)
+        if s is None or s.game != game_id or (s.player or "banker") != seat or self.loop is None:
+            return None
+        self.loop.call_soon_threadsafe(self._tapped, s, 1, None)  # before the commit's news
+        return s
+
+    def answered(self, s: Stream, version: int | None) -> None:
+        """(A worker thread.) The tap's answer, showing `version` (None: nothing to count on),
+        has gone to the page: its stream is rendered for again from the next change on."""
+        try:
+            self.loop.call_soon_threadsafe(self._tapped, s, -1, version)
+        except RuntimeError:  # the loop closed: the server is stopping
+            pass
+
+    def _tapped(self, s: Stream, taps: int, version: int | None) -> None:
+        s.taps += taps
+        if version is not None and (s.version is None or version > s.version):
+            s.version = version
+        if taps < 0 and not s.taps and not s.closed:
+            self._render_soon(s.game)  # a change that came meanwhile
 
     # -- one stream --------------------------------------------------------------------------
 
@@ -344,9 +329,9 @@ class Hub:
             await _refuse(send, 429, "too_many_streams", said, 30)
             return
         game, player, token = who
-        stream = _Stream(game, player, token, _known_version(headers, scope["query_string"]))
+        stream = Stream(game, player, token, known_version(headers, scope["query_string"]))
         stream.kind, stream.key = kind, key
-        view = _query_value(scope["query_string"], "as")
+        view = query_value(scope["query_string"], "as")
         if view and self.render is not None and self.environ is not None and len(view) <= 40:
             stream.view = view
             stream.environ = self.environ(scope)
@@ -363,13 +348,14 @@ class Hub:
             if connection is None:
                 watch.cancel()
 
-    async def _serve(self, stream: _Stream, send) -> None:
+    async def _serve(self, stream: Stream, send) -> None:
         start = [(k.lower().encode(), v.encode()) for k, v in SECURITY_HEADERS]
         await send({"type": "http.response.start", "status": 200,
                     "headers": start + _STREAM_HEADERS})  # fmt: skip
         version = self.store.version(stream.game)
         first = f"retry: {RETRY_MS}\nevent: ready\ndata: {version}\n\n"
         if stream.view is not None:
+            first = first[:-1] + f"data: {stream.sid}\n\n"  # its name, for its page's taps
             if stream.version != version:  # caught up by its own view, rendered
                 self._render_soon(stream.game)
         else:
@@ -396,7 +382,7 @@ class Hub:
                 break
         await send({"type": "http.response.body", "body": b"", "more_body": False})
 
-    def _news(self, stream: _Stream) -> str | None:
+    def _news(self, stream: Stream) -> str | None:
         """What to tell the page now (a heartbeat comment when nothing), None to end."""
         try:
             version = self.store.version(stream.game)
@@ -416,15 +402,18 @@ class Hub:
         stream.pending.clear()
         return said or ": \n\n"
 
-    def _open(self, stream: _Stream, client: str) -> None:
+    def _open(self, stream: Stream, client: str) -> None:
         self.games.setdefault(stream.game, set()).add(stream)
+        if stream.view is not None:
+            self.named[stream.sid] = stream
         self.clients[client] += 1
         if stream.player is not None:
             self.players[(stream.game, stream.player)] += 1
             if self.players[(stream.game, stream.player)] == 1:
                 self.changed(stream.game, "following")
 
-    def _closed(self, stream: _Stream, client: str) -> None:
+    def _closed(self, stream: Stream, client: str) -> None:
+        self.named.pop(stream.sid, None)
         streams = self.games.get(stream.game)
         if streams is not None:
             streams.discard(stream)
@@ -465,29 +454,7 @@ class Hub:
         return None
 
 
-def _data(text: str) -> str:
-    """Text as the data of one SSE message (each of its lines a `data:` line)."""
-    return text.replace("\r", "").replace("\n", "\ndata: ")
-
-
-def _known_version(headers: dict, query: bytes) -> int | None:
-    """The version the page has: Last-Event-ID (the browser's reconnect), else ?v=."""
-    text = (headers.get(b"last-event-id") or b"").decode("latin-1").strip()
-    if not text:
-        text = _query_value(query, "v")
-    return int(text) if text.isascii() and text.isdigit() and len(text) <= 12 else None
-
-
-def _query_value(query: bytes, name: str) -> str:
-    """The value of `name` in a query string ("" when absent); the views' names are plain."""
-    for part in query.decode("latin-1").split("&"):
-        key, _, value = part.partition("=")
-        if key == name:
-            return value.replace("%3A", ":").replace("%3a", ":")
-    return ""
-
-
-async def _until_disconnect(receive, stream: _Stream) -> None:
+async def _until_disconnect(receive, stream: Stream) -> None:
     while (await receive())["type"] != "http.disconnect":
         pass
     stream.close()

@@ -139,6 +139,43 @@ def bob_at_an_auction(live_server, new_api_game, phone):
     return g, bob
 
 
+# Before a page's scripts: the versions its stream brought as views (swap) or parts.
+HEARD = """(() => {
+    window.__heard = [];
+    const Source = window.EventSource;
+    window.EventSource = function (url, options) {
+        const s = new Source(url, options);
+        for (const kind of ["swap", "parts"])
+            s.addEventListener(kind, e => window.__heard.push(kind + " " + e.lastEventId));
+        return s;
+    };
+    window.EventSource.prototype = Source.prototype;
+})()"""
+
+
+def test_a_players_tap_names_its_stream_which_is_not_sent_the_view_its_answer_brought(
+    live_server, new_api_game, phone
+):
+    """Bob's bid is answered with his page's view at the new version: his tap names his
+    page's stream (X-Banker-Stream, from its ready event), which is then not sent that
+    version again (rendered twice before, the push ignored); the next change made elsewhere
+    comes by push as before."""
+    phone.add_init_script(HEARD)
+    g, bob = bob_at_an_auction(live_server, new_api_game, phone)
+    named = []
+    bob.on("request", lambda r: r.method == "POST" and named.append(
+        r.headers.get("x-banker-stream", "")))  # fmt: skip
+    bob.get_by_role("button", name="10: bid 10").tap()
+    expect(bob.locator("#high-bid")).to_contain_text("10 by you", timeout=3000)
+    version = live_server.store.version(g.id)
+    bob.wait_for_timeout(500)
+    assert len(named) == 1 and len(named[0]) >= 16
+    assert not [h for h in bob.evaluate("window.__heard") if h.endswith(f" {version}")]
+    g.do(type="bid", player="p3", amount=20)  # Cat's bid, from her phone
+    expect(bob.locator("#high-bid")).to_contain_text("20 by Cat", timeout=3000)
+    assert f"swap {version + 1}" in bob.evaluate("window.__heard")
+
+
 def test_a_bid_being_typed_on_a_players_page_survives_a_pushed_change(
     live_server, new_api_game, phone
 ):

@@ -243,7 +243,8 @@ def test_a_stream_that_comes_back_behind_is_sent_its_view_at_once(server, stream
     token = g["players"][1]["token"]
     back = stream(f"/join/{token}/events?v=0&as=view", {"Last-Event-ID": "1"})  # the browser's
     first = back.events(1.0)
-    assert first[0] == {"retry": "1000", "event": "ready", "data": str(v)}
+    ready = {**first[0], "data": first[0]["data"].split("\n")[0]}  # then the stream's name
+    assert ready == {"retry": "1000", "event": "ready", "data": str(v)}
     (view,) = views(first)
     assert view["id"] == str(v) and '<strong id="my-cash">1,541</strong>' in view["data"]
     current = stream(f"/join/{token}/events?v={v}&as=view")
@@ -270,3 +271,100 @@ def test_the_bankers_stream_is_sent_the_screen_the_banker_is_on(server, stream):
     (follow,) = views(table.events(1.0))  # the table shows it, drawn again at its version
     assert follow["event"] == "follow" and 'class="phone-on"' in follow["data"]
     assert views(sheet.events(0.3)) == []  # the other screens do not show it
+
+
+def tap(server, g: dict, name: str, amount: int) -> int:
+    """The Banker's page taps (an htmx form of its table: a correction of Bob's cash), its
+    stream named as static/refresh.js names it; the answer's status."""
+    from urllib.parse import urlencode
+
+    from tests.serving import request
+
+    form = {"type": "adjust", "player": "p2", "amount": amount, "reason": "tap", "back": "table"}
+    headers = {**banker_cookie(g), "HX-Request": "true", "X-Banker-Stream": name,
+               "Content-Type": "application/x-www-form-urlencoded"}  # fmt: skip
+    reply = request(f"{server.url}/games/{g['game_id']}/act", "POST", headers=headers,
+                    raw=urlencode(form))  # fmt: skip
+    return reply.status_code
+
+
+def test_a_pages_own_tap_is_its_view_and_its_stream_is_not_rendered_for_it_again(server, stream):
+    """The Banker's tap is answered with its screen at the new version: its stream (named in
+    the tap) is not sent that version again (it was rendered twice, the push ignored by the
+    page), while the other pages' streams are; a change made elsewhere reaches it again."""
+    g = new_game(server.url)
+    v = command(server.url, g, {"type": "start", "first": "p1"})
+    bob = stream(f"/join/{g['players'][1]['token']}/events?v={v}&as=view")
+    banker = stream(f"/games/{g['game_id']}/events?v={v}&as=table", banker_cookie(g))
+    ready = banker.events(0.8)[0]
+    said, name = ready["data"].split("\n")
+    assert ready["event"] == "ready" and said == str(v) and len(name) >= 16
+    bob.events(0.3)
+    assert tap(server, g, name, 7) == 200
+    assert [e["id"] for e in views(bob.events(1.0))] == [str(v + 1)]
+    assert views(banker.events(0.8)) == []  # its answer was its view
+    # A tap naming no stream of this game holds nothing back: the page's stream is sent it.
+    assert tap(server, g, "not-a-stream-name", 8) == 200
+    assert [e["id"] for e in views(banker.events(1.0))] == [str(v + 2)]
+    # Nor does a tap hold the stream after its answer: a change from elsewhere reaches it.
+    v3 = command(server.url, g, {"type": "adjust", "player": "p1", "amount": 5, "reason": "x"})
+    assert [e["id"] for e in views(banker.events(1.0))] == [str(v3)]
+
+
+@pytest.fixture
+def inproc(tmp_path):
+    """banker's server (push included) in a thread of this process: the test reaches its hub."""
+    import threading
+    from types import SimpleNamespace
+
+    from banker.net.serving import create_server
+    from banker.web import create_app
+
+    app = create_app({"DATABASE": str(tmp_path / "banker.db")})
+    server = create_server(app, host="127.0.0.1", port=0, threads=2)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    url = f"http://127.0.0.1:{server.effective_port}"
+    opened = []
+
+    def stream(path: str, headers: dict | None = None) -> Stream:
+        opened.append(Stream(url, path, headers))
+        return opened[-1]
+
+    yield SimpleNamespace(url=url, hub=app.extensions["banker.push"], stream=stream)
+    for s in opened:
+        s.sock.close()
+    server.close()
+    thread.join(10)
+    app.extensions["banker.store"].close()
+
+
+def test_a_tapping_pages_stream_is_held_until_the_tap_is_answered_then_sent_what_it_lacks(inproc):
+    """Hub.tap, as the command path calls it before a page's tap is executed: the page's stream
+    is not rendered for while the tap is answered, whatever else happens meanwhile; once
+    answered (Hub.answered, at the request's end) it is sent only the versions newer than its
+    answer showed. A name of another game's or another seat's stream holds nothing."""
+    hub, g = inproc.hub, new_game(inproc.url)
+    v = command(inproc.url, g, {"type": "start", "first": "p1"})
+    banker = inproc.stream(f"/games/{g['game_id']}/events?v={v}&as=table", banker_cookie(g))
+    bob = inproc.stream(f"/join/{g['players'][1]['token']}/events?v={v}&as=view")
+    name = banker.events(0.8)[0]["data"].split("\n")[1]
+    bob.events(0.3)
+    assert hub.tap(name, "another-game", "banker") is None
+    assert hub.tap(name, g["game_id"], "p2") is None
+    held = hub.tap(name, g["game_id"], "banker")
+    assert held is not None
+    adjust = {"type": "adjust", "player": "p2", "amount": 3, "reason": "x"}
+    v1 = command(inproc.url, g, adjust)  # the tap's own change
+    assert [e["id"] for e in views(bob.events(1.0))] == [str(v1)]
+    assert views(banker.events(0.5)) == []  # held: its answer is on its way
+    v2 = command(inproc.url, g, adjust)  # another change while the tap is answered
+    assert views(banker.events(0.5)) == []
+    hub.answered(held, v1)  # the answer showed v1: v2 is sent now
+    assert [e["id"] for e in views(banker.events(1.0))] == [str(v2)]
+    held = hub.tap(name, g["game_id"], "banker")
+    v3 = command(inproc.url, g, adjust)
+    hub.answered(held, v3)  # the answer showed the newest: nothing to send
+    assert views(banker.events(0.5)) == []
+    v4 = command(inproc.url, g, adjust)  # and the stream follows the game again
+    assert [e["id"] for e in views(banker.events(1.0))] == [str(v4)]

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from banker.rules import Refusal, refusal_for, seat_refusal, view_for
 from banker.store import Answer, key_scope
+from banker.web.common import pushed
 from banker.web.common.errors import ApiError
 from banker.web.common.seats import REPLACED
 
@@ -55,8 +56,9 @@ def send(store, sender: Sender, command: dict, *, key=None, expected_version=Non
         if refusal:
             raise ApiError(403, "banker_only", refusal, replayable=sender.seat != "display")
 
+    pushed.tapped(sender.game_id, sender.seat)  # a page's tap: its answer is its stream's view
     try:
-        return store.execute(
+        answer = store.execute(
             sender.game_id,
             command,
             idempotency_key=key,
@@ -65,6 +67,8 @@ def send(store, sender: Sender, command: dict, *, key=None, expected_version=Non
             key_scope=sender.scope,
             seat=sender.seat,
         )
+        pushed.answer_shows(answer.body["version"])
+        return answer
     except Refusal as e:  # the core's message as this seat is told it (private_cash)
         told = refusal_for(store.state(sender.game_id), sender.seat, e)
         if told is e:

@@ -17,6 +17,12 @@ it shows:
 
 None when there is nothing to swap (a refusal, a game moved elsewhere: the page then asks and
 is told by the app).
+
+A page's own tap names its stream (static/refresh.js sends the name its stream's `ready` gave,
+header X-Banker-Stream): `tapped` (on the command path, before the command is executed) holds
+that stream from the renders and `answered` lets it go when the request ends, with the version
+its answer showed: the answer is that page's view (it was rendered a second time for the push,
+which the page ignored).
 """
 
 from __future__ import annotations
@@ -25,11 +31,12 @@ import functools
 import io
 from urllib.parse import quote
 
-from flask import Flask
+from flask import Flask, current_app, g, has_request_context, request
 
 from banker.web.common import hygiene
 
 SCREENS = ("table", "board", "history", "trade", "player")
+TAP_HEADER = "X-Banker-Stream"
 VIEWS = {"join": "view", "display": "screen"}
 
 
@@ -91,7 +98,35 @@ def direct(app: Flask):
     return hygiene.PublicURL(inner, public) if public else inner
 
 
+def tapped(game_id: str, seat: str) -> None:
+    """(Before a command from a page is executed.) Hold the page's stream from the renders until
+    the request ends (`answered`): the page's answer is its view."""
+    hub = current_app.extensions.get("banker.push")
+    name = request.headers.get(TAP_HEADER, "") if has_request_context() else ""
+    if hub is None or not name or len(name) > 40 or "banker_tap" in g:
+        return
+    stream = hub.tap(name, game_id, seat)
+    if stream is not None:
+        g.banker_tap = [hub, stream, None]
+
+
+def answer_shows(version: int) -> None:
+    """The version the tap's answer shows (the command's): the stream's page has it."""
+    tap = g.get("banker_tap")
+    if tap is not None:
+        tap[2] = version
+
+
+def _answered(error=None) -> None:
+    """(The request's end, whatever happened.) The tapping page's stream is let go."""
+    tap = g.pop("banker_tap", None)
+    if tap is not None:
+        hub, stream, version = tap
+        hub.answered(stream, None if error is not None else version)
+
+
 def install(app: Flask) -> None:
+    app.teardown_request(_answered)
     answer = None
 
     def rendered(page) -> str | None:
