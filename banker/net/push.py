@@ -31,11 +31,13 @@ A stream says, as SSE events:
   (the page then asks, and is told by the app);
 - a comment every `heartbeat_seconds` while nothing happens (proxies close silent streams).
 
-Rendering runs in the worker threads, never on the event loop: when a game changes, one task
-per game renders each audience with an open stream once (the Banker's screen first, the
-costliest to render and to swap, then the big screen, then the players' views), and hands
-each answer to the loop as soon as it is made; a change arriving meanwhile is rendered next,
-from the newest version.
+Rendering runs in one thread of its own, never on the event loop: when a game changes, one task
+per game has each audience with an open stream rendered once (the players' views first, the
+cheapest, then the big screen, then the Banker's screen), each answer handed to the loop as soon
+as it is made; a change arriving meanwhile is rendered next, from the newest version. One
+thread, not the worker pool: Python runs one thread at a time, and renders of several games in
+several threads took turns at its lock, each switch costing (at 600 tables, 20 ms of CPU per
+change against 13 in one thread: bench.tables).
 
 The page's side is static/refresh.js (every live page loads it: kept small, its account is
 here). A tap always wins over a live refresh (an htmx request of an element marked
@@ -69,6 +71,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from typing import NamedTuple
 
 from banker.net import clients, parts, refusals
@@ -112,6 +115,8 @@ class Hub:
 
     def __init__(self, app, limits, pool):
         self.app, self.limits, self.pool = app, limits, pool
+        self.renderer = ThreadPoolExecutor(1, thread_name_prefix="banker-render")
+        self.queued = 0  # games whose views wait for the render thread (on the loop)
         self.store = app.extensions["banker.store"]
         self.loop: asyncio.AbstractEventLoop | None = None
         self.games: dict[str, set[Stream]] = {}
@@ -220,20 +225,25 @@ class Hub:
                                           []).append(s)  # fmt: skip
                 if groups:
                     pages = sorted(groups, key=lambda g: _ORDER.get(g[0], 3))
-                    await loop.run_in_executor(
-                        self.pool, self._render_pages, loop, version, pages, groups
-                    )
+                    self.queued += 1
+                    try:
+                        await loop.run_in_executor(
+                            self.renderer, self._render_pages, loop, version, pages, groups
+                        )
+                    finally:
+                        self.queued -= 1
                 if game_id not in self.again:
                     return
         finally:
             self.rendering.discard(game_id)
 
     def _render_pages(self, loop, version: int, keys: list, groups: dict) -> None:
-        """(A worker thread) render each audience once; each answer goes to the loop at once,
+        """(The render thread) render each audience once; each answer goes to the loop at once,
         with the parts that changed since the view its streams have, when the hub drew it.
-        Before the next, the worker waits (at most HANDOVER_SECONDS) for the loop to have taken
-        it: else the worker, rendering on, held Python's lock and the loop sent the views all
-        together at the end (a thread waiting for the lock gets it after 5 ms)."""
+        Before the next, the thread waits (at most HANDOVER_SECONDS) for the loop to have taken
+        it: else, rendering on, it held Python's lock and the loop sent the views all together
+        at the end (a thread waiting for the lock gets it after 5 ms). Not while other games
+        wait for their renders: then every view is sent as soon as the loop gets to it."""
         drawn = self.drawn.setdefault(groups[keys[0]][0].game, {})
         taken = threading.Event()
         for i, key in enumerate(keys):
@@ -256,7 +266,7 @@ class Hub:
                 loop.call_soon_threadsafe(self._deliver, *deliver)
             except RuntimeError:  # the loop closed: the server is stopping
                 return
-            if i + 1 < len(keys):
+            if i + 1 < len(keys) and self.queued <= 1:
                 taken.wait(HANDOVER_SECONDS)
 
     def _deliver(self, version: int, follow: bool, streams: list, html: str | None,
