@@ -121,7 +121,7 @@ class Hub:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.games: dict[str, set[Stream]] = {}
         self.clients: Counter = Counter()
-        self.players: Counter = Counter()  # (game, player) -> open streams
+        self.players: dict[str, Counter] = {}  # game -> {player: open streams}
         self.closing = False
         # The web app's renderer (banker.web.common.pushed): Page -> the HTML the page swaps
         # in, or None (the page then asks). Without one, streams say versions only.
@@ -164,7 +164,7 @@ class Hub:
 
     def following(self, game_id: str) -> set[str]:
         """The players of this game whose page holds a stream now."""
-        return {p for (g, p), n in list(self.players.items()) if g == game_id and n > 0}
+        return {p for p, n in list(self.players.get(game_id, {}).items()) if n > 0}
 
     # -- changes -----------------------------------------------------------------------------
 
@@ -414,16 +414,19 @@ class Hub:
 
     def _open(self, stream: Stream, client: str) -> None:
         self.games.setdefault(stream.game, set()).add(stream)
+        self.store.live(stream.game, 1)  # its state stays in memory while followed
         if stream.view is not None:
             self.named[stream.sid] = stream
         self.clients[client] += 1
         if stream.player is not None:
-            self.players[(stream.game, stream.player)] += 1
-            if self.players[(stream.game, stream.player)] == 1:
+            players = self.players.setdefault(stream.game, Counter())
+            players[stream.player] += 1
+            if players[stream.player] == 1:
                 self.changed(stream.game, "following")
 
     def _closed(self, stream: Stream, client: str) -> None:
         self.named.pop(stream.sid, None)
+        self.store.live(stream.game, -1)
         streams = self.games.get(stream.game)
         if streams is not None:
             streams.discard(stream)
@@ -433,11 +436,13 @@ class Hub:
         self.clients[client] -= 1
         if self.clients[client] <= 0:
             del self.clients[client]
-        if stream.player is not None:
-            key = (stream.game, stream.player)
-            self.players[key] -= 1
-            if self.players[key] <= 0:
-                del self.players[key]
+        players = self.players.get(stream.game)
+        if stream.player is not None and players is not None:
+            players[stream.player] -= 1
+            if players[stream.player] <= 0:
+                del players[stream.player]
+                if not players:
+                    del self.players[stream.game]
                 # Still following for a few seconds (a page reconnecting); then the Banker's
                 # table is told.
                 self.store.saw(stream.game, stream.player)

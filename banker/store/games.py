@@ -30,8 +30,9 @@ class Games:
     `add` (a game just written), `remove`; `moved_to`/`mark_moved`; `saw`/`following`;
     `watchers` and `tell`."""
 
-    # The states of at most this many games stay in memory (the most recently used); another
-    # game's is read back from the database when next used (about 0.2 ms).
+    # The states of at most this many games stay in memory (the most recently used), besides
+    # those followed by push (`live`); another game's is read back from the database when next
+    # used (about 0.2 ms).
     KEEP_STATES = 40
 
     def __init__(self, database: Database):
@@ -42,8 +43,8 @@ class Games:
         self._lock = threading.Lock()
         self._uses = itertools.count()
         self._moved: dict[str, str | None] = {}  # game id -> the game it moved to (or None)
-        # (game id, player id) -> time.monotonic() of that player's page's latest poll.
-        self._seen: dict[tuple[str, str], float] = {}
+        # game id -> {player id: time.monotonic() of that player's page's latest poll}.
+        self._seen: dict[str, dict[str, float]] = {}
         # Called as watcher(game_id, what) after a game changed: "version" (a command
         # committed), "changed" (resumed elsewhere), "tokens" (a link replaced). The push hub
         # (banker.net.push) listens; a watcher must be quick and must not raise.
@@ -101,8 +102,8 @@ class Games:
         game.used = next(self._uses)
         if len(self._loaded) <= self.KEEP_STATES:
             return
-        loaded = sorted(self._loaded, key=lambda g: g.used)
-        for old in loaded[: len(loaded) - self.KEEP_STATES]:
+        idle = sorted((g for g in self._loaded if not g.live), key=lambda g: g.used)
+        for old in idle[: len(idle) - self.KEEP_STATES]:
             if old.forgotten or old.forget_state():
                 del self._loaded[old]
 
@@ -215,10 +216,19 @@ class Games:
 
     def saw(self, game_id: str, player_id: str) -> None:
         """Note that this player's page polled just now (memory only)."""
-        self._seen[(game_id, player_id)] = time.monotonic()
+        self._seen.setdefault(game_id, {})[player_id] = time.monotonic()
 
     def following(self, game_id: str) -> set[str]:
-        """The players whose page polled in the last FOLLOWING_SECONDS: their phone follows."""
+        """The players whose page polled in the last FOLLOWING_SECONDS: their phone follows.
+        (Only this game's polls are looked at: a page's cost does not grow with the games.)"""
         since = time.monotonic() - FOLLOWING_SECONDS
-        seen = list(self._seen.items())  # a copy: polls write from other threads
-        return {pid for (gid, pid), at in seen if gid == game_id and at >= since}
+        seen = list(self._seen.get(game_id, {}).items())  # a copy: polls write meanwhile
+        return {pid for pid, at in seen if at >= since}
+
+    def live(self, game_id: str, pages: int) -> None:
+        """`pages` more (or fewer) pages follow this game by push: while any does, its state
+        stays in memory (every change of it is rendered for them at once), whatever
+        KEEP_STATES says of the others."""
+        game = self._in_memory.get(game_id)
+        if game is not None:  # (one thread only, the push hub's loop, counts them)
+            game.live = max(0, game.live + pages)

@@ -26,6 +26,7 @@ class GameInMemory:
         # Told (under self.lock) when a forgotten state was read back: the store counts it.
         self.loaded: Callable[[GameInMemory], None] | None = loaded
         self.used = 0
+        self.live = 0  # pages following it by push: its state stays in memory (Games.live)
         # The version of the state the row's `undo_base` holds (log.undo_base), or None.
         self.base_version: int | None = base_version
         # (version, text) of the row as this process last wrote it, while the state is kept.

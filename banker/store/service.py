@@ -29,7 +29,7 @@ REMEMBERED_ANSWERS = 300  # per game: the answers of its latest keyed commands, 
 # store.tokens.role(...)): a thin facade, so that a caller needs only the Store.
 OFFERED = {
     "database": ("check_writable", "answers", "close"),
-    "games": ("state", "version", "tell", "mark_moved", "moved_to", "saw", "following"),
+    "games": ("state", "version", "tell", "mark_moved", "moved_to", "saw", "following", "live"),
     "tokens": (
         "role", "players", "new_token", "rotate_player_token", "banker_token", "display_token",
         "find_player_token", "player_by_token", "game_for_display_token", "token_revoked",

@@ -133,3 +133,22 @@ def test_a_forgotten_games_story_reads_are_forgotten_with_its_state(db_path):
         assert game.forgotten and game.story_events is None and game.story_states == {}
     finally:
         store.close()
+
+
+def test_a_game_followed_by_push_keeps_its_state_in_memory_whatever_else_is_used(db_path):
+    """Every change of a game whose pages follow it live is rendered at once: its state stays in
+    memory (Games.live) while the least recently used of the others leave it."""
+    store = Store(db_path)
+    store.games.KEEP_STATES = 1
+    try:
+        followed = played(store, 10)
+        store.live(followed, 2)  # two pages follow it
+        others = [played(store, 5, seed=s) for s in (6, 7, 8)]
+        assert not store.games.get(followed).forgotten
+        assert sum(store.games.get(g).forgotten for g in others) == 2  # one idle game kept
+        store.live(followed, -2)  # its pages closed
+        played(store, 5, seed=9)
+        assert store.games.get(followed).forgotten
+        assert store.state(followed) == store.replayed_state(followed)
+    finally:
+        store.close()
