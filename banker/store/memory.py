@@ -39,6 +39,8 @@ class GameInMemory:
         # states at the versions it asked for (a command's kept answer never changes).
         self.story_events: tuple[int, list[dict]] | None = None
         self.story_states: dict[int, dict] = {}
+        # (version, {what: rows}): its latest events as read at this version (Reads._at_version).
+        self.reads: tuple[int, dict] | None = None
 
     @property
     def state(self) -> dict:

@@ -152,3 +152,31 @@ def test_a_game_followed_by_push_keeps_its_state_in_memory_whatever_else_is_used
         assert store.state(followed) == store.replayed_state(followed)
     finally:
         store.close()
+
+
+def test_the_latest_events_are_read_once_per_version_for_every_seat(db_path):
+    """Every page following a change asks for the latest events: SQLite is asked once per
+    version (kept beside the game's state), each seat told them as its own (a copy each), and
+    the next version reads them afresh."""
+    store = Store(db_path)
+    try:
+        gid = store.create_game("g0009", ["Ann", "Bob"], {"private_cash": True})["game_id"]
+        store.execute(gid, START)
+        store.execute(gid, {"type": "adjust", "player": "p1", "amount": 7, "reason": "x"})
+        asked = []
+        store.database.connection().conn.set_trace_callback(
+            lambda sql: "from events" in sql and asked.append(sql)
+        )
+        ann, bob = store.recent_events(gid, 8, "p1"), store.recent_events(gid, 8, "p2")
+        assert len(asked) == 1 and ann == bob and ann is not bob
+        ann[0]["text"] = "changed by one page"
+        assert store.recent_events(gid, 8, "banker")[0]["text"] == bob[0]["text"]
+        store.execute(gid, {"type": "adjust", "player": "p2", "amount": 3, "reason": "x"})
+        latest = store.recent_events(gid, 8, "p2")
+        assert (
+            len(asked) == 2
+            and latest[0]["text"] == "The Banker gave Bob 3 to correct a mistake: x."
+        )
+        assert latest[1:] == bob
+    finally:
+        store.close()
