@@ -108,6 +108,27 @@ class Reads:
                 kept[1][key] = rows
         return rows
 
+    def recorded(self, game_id: str, version: int, events: list[dict]) -> None:
+        """(After a command's commit, before its version is the game's.) Its latest events as
+        _at_version would read them at `version`, made from those read at the version before
+        and the command's own events: the pages drawn for the change ask SQLite for none
+        (from the render thread, each query waited for Python's lock again, under load
+        milliseconds). Not after an undo (it marks earlier events undone): read afresh."""
+        game = self.games.get(game_id)
+        kept = game.reads
+        if kept is None or kept[0] != version - 1 or any(e["type"] == "undone" for e in events):
+            return
+        rows = [{"seq": e["seq"], "type": e["type"], "text": e["text"], "undone": 0,
+                 "cash_of": e.get("cash_of"), "without_cash": e.get("without_cash")}
+                for e in events]  # fmt: skip
+        made: dict[tuple, list] = {("latest", version): rows}
+        newest = [{k: r[k] for k in ("seq", "type", "text", "cash_of", "without_cash")}
+                  for r in reversed(rows)]  # fmt: skip
+        for key, before in kept[1].items():
+            if key[0] == "recent":
+                made[key] = (newest + before)[: key[1]]
+        game.reads = (version, made)
+
     def recent_events(self, game_id: str, limit: int, seat: str = "banker") -> list[dict]:
         """The game's `limit` latest events not undone, newest first: [{"seq","type","text"}]."""
         rows = self._at_version(

@@ -255,6 +255,7 @@ class Store:
                 )
 
         self.database.write(write)  # returns once committed: a group commit with other games'
+        self.reads.recorded(game_id, version, events)
         if seated or gone:
             self.tokens.seats_written(game, seated, gone)
         game.row = version, row

@@ -156,8 +156,8 @@ def test_a_game_followed_by_push_keeps_its_state_in_memory_whatever_else_is_used
 
 def test_the_latest_events_are_read_once_per_version_for_every_seat(db_path):
     """Every page following a change asks for the latest events: SQLite is asked once per
-    version (kept beside the game's state), each seat told them as its own (a copy each), and
-    the next version reads them afresh."""
+    version (kept beside the game's state), each seat told them as its own (a copy each); the
+    next version's are made from the command's own events."""
     store = Store(db_path)
     try:
         gid = store.create_game("g0009", ["Ann", "Bob"], {"private_cash": True})["game_id"]
@@ -173,10 +173,44 @@ def test_the_latest_events_are_read_once_per_version_for_every_seat(db_path):
         assert store.recent_events(gid, 8, "banker")[0]["text"] == bob[0]["text"]
         store.execute(gid, {"type": "adjust", "player": "p2", "amount": 3, "reason": "x"})
         latest = store.recent_events(gid, 8, "p2")
-        assert (
-            len(asked) == 2
-            and latest[0]["text"] == "The Banker gave Bob 3 to correct a mistake: x."
-        )
+        # The next version's are made from the command's own events: SQLite is not asked.
+        assert len(asked) == 1
+        assert latest[0]["text"] == "The Banker gave Bob 3 to correct a mistake: x."
         assert latest[1:] == bob
+    finally:
+        store.close()
+
+
+def test_the_latest_events_made_from_a_commands_own_are_what_sqlite_reads(db_path):
+    """After a command the store makes its latest events from those of the version before and
+    the command's own (Reads.recorded): at every step of a long game, undo included, they are
+    the rows a fresh read gives."""
+    store = Store(db_path)
+    try:
+        gid = store.create_game("g0009", ["Ann", "Bob", "Cy"], {"private_cash": True})["game_id"]
+        store.execute(gid, START)
+        bot, made = Bot(12), 0
+        for i in range(200):
+            store.recent_events(gid, 8, "p1")  # as the pages drawn for a change ask
+            store.recent_events(gid, 30, "banker")
+            store.latest_events(gid, "p2")
+            command = {"type": "undo"} if i % 11 == 5 else bot.next_command(store.state(gid))
+            try:
+                store.execute(gid, command)
+            except Exception:  # an undo refused: the game goes on
+                continue
+            game = store.games.get(gid)
+            if game.reads is None or game.reads[0] != store.version(gid):
+                continue  # an undo: read afresh when asked
+            made += 1
+            kept = dict(game.reads[1])
+            game.reads = None
+            for key, rows in kept.items():
+                if key[0] == "recent":
+                    store.recent_events(gid, key[1], "banker")
+                else:
+                    store.latest_events(gid, "banker")
+                assert game.reads[1][key] == rows, (i, key)
+        assert made > 150
     finally:
         store.close()
