@@ -10,8 +10,6 @@ from view_for.
 
 from __future__ import annotations
 
-import secrets
-
 from werkzeug.datastructures import MultiDict
 
 from banker.rules import askable_claims, claims_wait, score, to_act, view_for
@@ -31,6 +29,7 @@ from banker.web.common.present import (
 )
 from banker.web.common.present import where as present_where
 from banker.web.common.store import get_store
+from banker.web.common.template_globals import new_key
 from banker.web.common.trade import deal_refusal, offer_args, trade_summary, trade_view
 
 POLL_EVERY = "700ms"
@@ -362,7 +361,7 @@ def player_view(
         "claims": _my_claims(internal, player_id, remote["claim_whys"]),
         # A fresh key per rendering: a double tap repeats the answer, a later claim (say, the
         # same claim opened again by an undo) is a new command.
-        "claim_key": secrets.token_urlsafe(12),
+        "claim_key": new_key(),
         "others": others,
         "private_cash": private_cash,
         "pot": pot(seen),
