@@ -64,7 +64,13 @@ def _axes(
 ) -> list[str]:
     """Grid lines, every other one with its amount (2,500 as 2.5k), and round labels under
     the x axis (`few`: only the first and the last round, and three lines, for a small
-    chart)."""
+    chart). A new list each time (the caller adds its lines); drawn once for each phone's
+    chart of a change (_drawn_axes)."""
+    return list(_drawn_axes(tuple(labels), top, width, height, few))
+
+
+@functools.lru_cache(maxsize=256)
+def _drawn_axes(labels: tuple, top: int, width: int, height: int, few: bool) -> tuple:
     out = []
     for k, t in enumerate(_ticks(top)):
         if few and k % 2:
@@ -92,7 +98,7 @@ def _axes(
             f'<text class="tick" x="{x:.0f}" y="{height - BOTTOM + 30}" '
             f'text-anchor="{anchor}">{escape(_round_label(label))}</text>'
         )
-    return out
+    return tuple(out)
 
 
 def _svg(title: str, body: list[str], cls: str, width: int = W, height: int = H) -> Markup:
