@@ -41,6 +41,7 @@ class GameInMemory:
         self.story_states: dict[int, dict] = {}
         # (version, {what: rows}): its latest events as read at this version (Reads._at_version).
         self.reads: tuple[int, dict] | None = None
+        self.span: tuple[str | None, str | None] | None = None  # Reads.time_span, once read
 
     @property
     def state(self) -> dict:

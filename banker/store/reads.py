@@ -108,13 +108,16 @@ class Reads:
                 kept[1][key] = rows
         return rows
 
-    def recorded(self, game_id: str, version: int, events: list[dict]) -> None:
+    def recorded(self, game_id: str, version: int, events: list[dict], at: str) -> None:
         """(After a command's commit, before its version is the game's.) Its latest events as
         _at_version would read them at `version`, made from those read at the version before
         and the command's own events: the pages drawn for the change ask SQLite for none
         (from the render thread, each query waited for Python's lock again, under load
         milliseconds). Not after an undo (it marks earlier events undone): read afresh."""
         game = self.games.get(game_id)
+        if game.span is not None:
+            first, last = game.span
+            game.span = (first or at, max(last or at, at))
         kept = game.reads
         if kept is None or kept[0] != version - 1 or any(e["type"] == "undone" for e in events):
             return
@@ -322,11 +325,20 @@ class Reads:
         return {v: kept[v] for v in wanted if v in kept}
 
     def time_span(self, game_id: str) -> tuple[str | None, str | None]:
-        """When the game's first and latest commands were recorded (ISO UTC), or Nones."""
+        """When the game's first and latest commands were recorded (ISO UTC), or Nones: read
+        once (every command's row scanned), then kept beside the game's state and moved on by
+        each command (`recorded`)."""
+        game = self.games.get(game_id)
+        if game.span is not None:
+            return game.span
+        version = game.version
         row = self.database.one(
             "select min(at) as first, max(at) as last from commands where game_id = ?", [game_id]
         )
-        return row["first"], row["last"]
+        span = row["first"], row["last"]
+        if game.version == version:  # no command committed meanwhile
+            game.span = span
+        return span
 
     # -- snapshots (pause and resume) ------------------------------------------------------------
 

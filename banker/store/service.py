@@ -255,7 +255,7 @@ class Store:
                 )
 
         self.database.write(write)  # returns once committed: a group commit with other games'
-        self.reads.recorded(game_id, version, events)
+        self.reads.recorded(game_id, version, events, at)
         if seated or gone:
             self.tokens.seats_written(game, seated, gone)
         game.row = version, row

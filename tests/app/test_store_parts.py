@@ -183,8 +183,8 @@ def test_the_latest_events_are_read_once_per_version_for_every_seat(db_path):
 
 def test_the_latest_events_made_from_a_commands_own_are_what_sqlite_reads(db_path):
     """After a command the store makes its latest events from those of the version before and
-    the command's own (Reads.recorded): at every step of a long game, undo included, they are
-    the rows a fresh read gives."""
+    the command's own, and moves the game's time span on (Reads.recorded): at every step of a
+    long game, undo included, they are what a fresh read gives."""
     store = Store(db_path)
     try:
         gid = store.create_game("g0009", ["Ann", "Bob", "Cy"], {"private_cash": True})["game_id"]
@@ -200,6 +200,8 @@ def test_the_latest_events_made_from_a_commands_own_are_what_sqlite_reads(db_pat
             except Exception:  # an undo refused: the game goes on
                 continue
             game = store.games.get(gid)
+            span, game.span = store.time_span(gid), None  # kept, then read afresh
+            assert span == store.time_span(gid)
             if game.reads is None or game.reads[0] != store.version(gid):
                 continue  # an undo: read afresh when asked
             made += 1
