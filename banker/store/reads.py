@@ -8,7 +8,8 @@ from collections.abc import Callable
 
 from banker import rules
 from banker import snapshot as snapshots
-from banker.store.database import Database
+from banker.store import log
+from banker.store.database import Database, dumps
 from banker.store.errors import GameNotFound
 from banker.store.games import Games
 
@@ -118,8 +119,10 @@ class Reads:
         if game.span is not None:
             first, last = game.span
             game.span = (first or at, max(last or at, at))
+        undo = any(e["type"] == "undone" for e in events)
+        self._story_recorded(game, version, events, at, undo)
         kept = game.reads
-        if kept is None or kept[0] != version - 1 or any(e["type"] == "undone" for e in events):
+        if kept is None or kept[0] != version - 1 or undo:
             return
         rows = [{"seq": e["seq"], "type": e["type"], "text": e["text"], "undone": 0,
                  "cash_of": e.get("cash_of"), "without_cash": e.get("without_cash")}
@@ -131,6 +134,26 @@ class Reads:
             if key[0] == "recent":
                 made[key] = (newest + before)[: key[1]]
         game.reads = (version, made)
+
+    def _story_recorded(self, game, version: int, events: list, at: str, undo: bool) -> None:
+        """The story's events (story_events) moved on by a command's own, as their rows would
+        read (their data through JSON, as stored): the story asks SQLite nothing for it. An
+        undo marks earlier events undone: read afresh."""
+        kept = game.story_events
+        if kept is None or not events:
+            return
+        if undo or kept[0] != events[0]["seq"] - 1:  # a reader not caught up reads them itself
+            if undo:
+                game.story_events = None
+            return
+        rows = []
+        for e in events:
+            data = {k: v for k, v in e.items() if k not in log.EVENT_COLUMNS}
+            if e["type"] in self.STORY_EVENT_TYPES and data:
+                text = e["text"] if e["type"] == "rent_claim_opened" else ""
+                row = {"seq": e["seq"], "version": version, "type": e["type"], "at": at}
+                rows.append({**json.loads(dumps(data)), **row, "text": text})
+        game.story_events = (events[-1]["seq"], kept[1] + rows)
 
     def recent_events(self, game_id: str, limit: int, seat: str = "banker") -> list[dict]:
         """The game's `limit` latest events not undone, newest first: [{"seq","type","text"}]."""

@@ -99,7 +99,8 @@ def fresh_story_reads(store: Store, game_id: str, versions: list[int]) -> tuple:
 
 def test_the_storys_reads_kept_in_memory_are_what_a_fresh_read_gives_after_every_command(store):
     """Every change of a long game asked for its whole story again; the store now reads only
-    what came since (an undo, which marks earlier events undone, reads them all again)."""
+    what came since, or makes it from the command's own events (an undo, which marks earlier
+    events undone, reads them all again)."""
     game_id = played(store, 20)
     bot, undos = Bot(11), 0
     seats = [p["id"] for p in public_state(store.state(game_id))["players"]]
