@@ -68,3 +68,19 @@ def a_plausible_command(state: dict, rng) -> dict:
     if mover["in_jail"] and rng.random() < 0.3:
         return {"type": "pay_jail_fine", "player": mover["id"]}
     return {"type": "roll", "player": turn["player"], "dice": dice}
+
+
+def accepted_changes(store, game_id: str, rng, tries: int):
+    """Play plausible commands on a stored game while it is being played, up to `tries` of them;
+    yields after each one the store accepted (a refused one is tried no further)."""
+    from banker.rules import Refusal
+
+    for _ in range(tries):
+        state = store.state(game_id)
+        if state["status"] != "playing":
+            return
+        try:
+            store.execute(game_id, a_plausible_command(state, rng))
+        except Refusal:
+            continue
+        yield

@@ -450,20 +450,13 @@ def test_the_board_tiles_are_drawn_again_only_when_what_they_show_changed(store)
     with the same key have the same tiles, every version of a played game long."""
     import random
 
-    from banker.rules import Refusal, public_state
-    from tests.plays import a_plausible_command
+    from banker.rules import public_state
+    from tests.plays import accepted_changes
 
     gid = store.create_game("g0009", ["Ann", "Alice", "Bob"], None)["game_id"]
     store.execute(gid, {"type": "start", "first": "p1"})
-    rng, seen, moves = random.Random(7), {}, 0
-    for _ in range(400):
-        state = store.state(gid)
-        if state["status"] != "playing":
-            break
-        try:
-            store.execute(gid, a_plausible_command(state, rng))
-        except Refusal:
-            continue
+    seen, moves = {}, 0
+    for _ in accepted_changes(store, gid, random.Random(7), 400):
         shown = public_state(store.state(gid))
         key, tiles = board_picture.spaces_key(shown), board_picture.spaces(shown)
         if key in seen:

@@ -13,9 +13,8 @@ from werkzeug.test import EnvironBuilder
 
 from banker.net import parts
 from banker.net.push import Page
-from banker.rules import Refusal
 from banker.web.common import pushed
-from tests.plays import a_plausible_command
+from tests.plays import accepted_changes
 
 OOB = ' hx-swap-oob="true"'
 
@@ -68,17 +67,9 @@ def test_the_parts_that_changed_swapped_into_the_view_a_page_had_make_the_new_vi
     app, client, store, options
 ):
     gid, pages = _audiences(client, store, options)
-    rng = random.Random(35)
     before = None
     sent = whole = 0
-    for _ in range(120):
-        state = store.state(gid)
-        if state["status"] != "playing":
-            break
-        try:
-            store.execute(gid, a_plausible_command(state, rng))
-        except Refusal:
-            continue
+    for _ in accepted_changes(store, gid, random.Random(35), 120):
         version = store.version(gid)
         views = _views(app, pages, version)
         assert all(views), "every audience's view is rendered"
