@@ -6,12 +6,32 @@ from __future__ import annotations
 import errno
 import os
 import sqlite3
+import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import sqlite_utils
 
 from banker.store import migrations
 from banker.store.errors import DiskFull, is_disk_full
+
+T = TypeVar("T")
+WAIT_SECONDS = 10  # how long a backup waits for a database another process holds locked
+
+
+def _patiently(step: Callable[[], T], seconds: float = WAIT_SECONDS) -> T:
+    """step(), tried again while the database is locked by another process, for `seconds` at
+    most, in short waits: inside SQLite's own wait Python could not see Ctrl+C (the signal was
+    noticed once the wait ended, 10 s later, or not at all)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            return step()
+        except sqlite3.OperationalError as e:
+            if "locked" not in str(e) or time.monotonic() >= deadline:
+                raise
+        time.sleep(0.05)
 
 
 def backup(database: str | Path, destination: str | Path) -> int:
@@ -27,16 +47,17 @@ def backup(database: str | Path, destination: str | Path) -> int:
     if target.exists() and target.resolve() == source.resolve():
         raise ValueError("The backup must be a different file from the database.")
     partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
-    src = sqlite_utils.Database(sqlite3.connect(source, timeout=10))
+    src = sqlite_utils.Database(sqlite3.connect(source, timeout=0.05))  # waits: _patiently
     try:
         with migrations.explained(str(database)):
-            migrations.check(src, str(database))  # banker's, whole: else nothing is written
+            # banker's, whole: else nothing is written
+            _patiently(lambda: migrations.check(src, str(database)))
         try:
             # Born 0600, whatever the umask: the copy holds every game's tokens.
             os.close(os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
             dst = sqlite3.connect(partial)
             try:
-                src.conn.backup(dst)
+                _patiently(lambda: src.conn.backup(dst))
                 # The copy stands alone: no -wal file beside it (a server turns WAL back on).
                 dst.execute("PRAGMA journal_mode=DELETE")
                 (verdict,) = dst.execute("PRAGMA integrity_check").fetchone()
