@@ -302,7 +302,10 @@ class Hub:
         s = self.named.get(sid)
         if s is None or s.game != game_id or (s.player or "banker") != seat or self.loop is None:
             return None
-        self.loop.call_soon_threadsafe(self._tapped, s, 1, None)  # before the commit's news
+        try:
+            self.loop.call_soon_threadsafe(self._tapped, s, 1, None)  # before the commit's news
+        except RuntimeError:  # the loop closed: the server is stopping
+            return None
         return s
 
     def answered(self, s: Stream, version: int | None) -> None:
