@@ -218,6 +218,11 @@ def test_a_backup_onto_a_full_disk_blames_the_backups_disk_and_writes_nothing(tm
         assert sorted(p.name for p in disk.iterdir()) == ["filler"]
 
 
+def _interruptible() -> None:
+    """(In the child, before it runs.) SIGINT as a foreground command has it: the default."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_during_a_backup_is_a_sentence_and_writes_nothing(tmp_path):
     db = tmp_path / "b.db"
     played(db, games=1)
@@ -225,9 +230,13 @@ def test_ctrl_c_during_a_backup_is_a_sentence_and_writes_nothing(tmp_path):
     holder.execute("PRAGMA locking_mode=EXCLUSIVE")
     holder.execute("BEGIN EXCLUSIVE")
     try:
+        # Ctrl+C as a terminal sends it to a command in the foreground: a test run started in
+        # the background (a CI job, `nohup … &`) hands its children SIGINT ignored, and Python
+        # then never hears it (the test failed so, at exit 1 once the lock's wait ended).
         proc = subprocess.Popen([*BANKER, "backup", "copy.db", "--db", "b.db"], cwd=tmp_path,
                                 env=process_env(), stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True)  # fmt: skip
+                                stderr=subprocess.PIPE, text=True,
+                                preexec_fn=_interruptible)  # fmt: skip
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline and not any(  # it has the database open: waiting
             os.path.realpath(f"/proc/{proc.pid}/fd/{fd}") == str(db)
