@@ -146,14 +146,13 @@ class Reads:
             if undo:
                 game.story_events = None
             return
-        rows = []
-        for e in events:
-            data = {k: v for k, v in e.items() if k not in log.EVENT_COLUMNS}
-            if e["type"] in self.STORY_EVENT_TYPES and data:
-                text = e["text"] if e["type"] == "rent_claim_opened" else ""
-                row = {"seq": e["seq"], "version": version, "type": e["type"], "at": at}
-                rows.append({**json.loads(dumps(data)), **row, "text": text})
-        game.story_events = (events[-1]["seq"], kept[1] + rows)
+        rows = [  # as _STORY_COLUMNS reads them, then told as story_events tells them
+            {"seq": e["seq"], "version": version, "type": e["type"], "at": at, "undone": 0,
+             "text": e["text"] if e["type"] == "rent_claim_opened" else "",
+             "data": dumps({k: v for k, v in e.items() if k not in log.EVENT_COLUMNS})}
+            for e in events
+        ]  # fmt: skip
+        game.story_events = (events[-1]["seq"], kept[1] + self._told_in_story(rows))
 
     def recent_events(self, game_id: str, limit: int, seat: str = "banker") -> list[dict]:
         """The game's `limit` latest events not undone, newest first: [{"seq","type","text"}]."""
@@ -179,14 +178,17 @@ class Reads:
     def latest_events(self, game_id: str, seat: str = "banker") -> list[dict]:
         """The events of the game's latest accepted command: [{"seq","type","text","undone"}]."""
         version = self.games.get(game_id).state["version"]
-        rows = self._at_version(
+        return self._told(game_id, seat, self._latest_rows(game_id, version))
+
+    def _latest_rows(self, game_id: str, version: int) -> list:
+        """The rows of the events of command `version` (kept per version: _at_version)."""
+        return self._at_version(
             game_id,
             ("latest", version),
             f"select seq, type, text, undone, {_PRIVATE} from events where game_id = ? and "
             "version = ? order by seq",
             [game_id, version],
         )
-        return self._told(game_id, seat, rows)
 
     def private_words(self, game_id: str, version: int) -> list[dict]:
         """For each event of command `version`, in order, what its row keeps of a sentence
@@ -204,6 +206,10 @@ class Reads:
         "key_scope"}]. What a player's page tells that player of what happened since it last
         looked (at most the latest 50 commands)."""
         current = self.games.get(game_id).state["version"]
+        if version == current - 1 and not any(
+            r["type"] in types for r in self._latest_rows(game_id, current)
+        ):
+            return []  # one command since, whose events are kept: none of these types
         marks = ", ".join("?" for _ in types)
         since = max(version, current - 50)
         rows = self._at_version(
@@ -294,10 +300,7 @@ class Reads:
             if not rows:
                 return kept[1]
             if not any(r["type"] == "undone" for r in rows):
-                told = [r for r in rows if self._in_story(r)]
-                for r in told:
-                    del r["undone"]
-                events = kept[1] + _story_rows(told)
+                events = kept[1] + self._told_in_story(rows)
                 game.story_events = (rows[-1]["seq"], events)
                 return events
         last = self.database.one(
@@ -313,9 +316,15 @@ class Reads:
         game.story_events = (last, events)
         return events
 
-    def _in_story(self, row: dict) -> bool:
-        """Whether an event row is told in the story (story_events' own filter)."""
-        return not row["undone"] and row["type"] in self.STORY_EVENT_TYPES and row["data"] != "{}"
+    def _told_in_story(self, rows: list[dict]) -> list[dict]:
+        """Event rows (with `undone`) as story_events gives them: its own filter, data spread in."""
+        told = [
+            r for r in rows
+            if not r["undone"] and r["type"] in self.STORY_EVENT_TYPES and r["data"] != "{}"
+        ]  # fmt: skip
+        for r in told:
+            del r["undone"]
+        return _story_rows(told)
 
     def states_at(self, game_id: str, versions) -> dict[int, dict]:
         """The players and deeds right after each of these versions' commands:

@@ -134,11 +134,11 @@ def lines(title: str, labels: list[str], series: list[dict], highlight: str | No
 
 
 @functools.lru_cache(maxsize=1024)  # a few hundred bytes to a few KB each
-def _points(values: tuple, n: int, top: int) -> list[str]:
+def _points(values: tuple, n: int, top: int) -> tuple[str, ...]:
     """A series' points ("x,y"), None values left out: kept, for each phone of a game draws
     the same lines at each change (only whose is thick differs), and a line's earlier rounds
-    stay as they were. Treat the list as read-only."""
-    return [f"{_x(i, n):.0f},{_y(v, top):.0f}" for i, v in enumerate(values) if v is not None]
+    stay as they were."""
+    return tuple(f"{_x(i, n):.0f},{_y(v, top):.0f}" for i, v in enumerate(values) if v is not None)
 
 
 def parts(title: str, labels: list[str], rows: list[dict], top: int) -> Markup:

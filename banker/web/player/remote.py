@@ -244,13 +244,8 @@ def news(game_id: str, player_id: str, token: str, since: int | None) -> list[st
     `since`, one sentence each, said to them ("Bob declined your offer."); an offer they
     withdrew from this phone is not told again (the phone said so when they did)."""
     store = get_store()
-    version = store.version(game_id)
-    if since is None or not 0 <= since < version:
+    if since is None or not 0 <= since < store.version(game_id):
         return []
-    if since == version - 1:  # one command since, whose events the store keeps: asked first
-        latest = store.latest_events(game_id, player_id)
-        if store.version(game_id) == version and not any(e["type"] in NEWS_TYPES for e in latest):
-            return []
     events = store.events_since(game_id, since, NEWS_TYPES)
     if not events:
         return []
