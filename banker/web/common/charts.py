@@ -180,6 +180,18 @@ def worth_chart(story: dict, highlight: str | None = None, table_rows: int | Non
     """The net-worth lines and their table; deeds and buildings only when cash is hidden
     from this viewer for anyone. `table_rows`: at most so many rounds in the table (evenly
     chosen, the first and the latest kept), for a page that is re-sent often."""
+    figures = worth_figures(story, table_rows)
+    return {**figures, "svg": worth_lines(figures, highlight)}
+
+
+def worth_lines(figures: dict, highlight: str | None = None) -> Markup:
+    """The chart of `worth_figures`, `highlight`'s line thick and on top."""
+    return lines(figures["title"], figures["labels"], figures["series"], highlight)
+
+
+def worth_figures(story: dict, table_rows: int | None = None) -> dict:
+    """What `worth_chart` shows but the lines: the same for every viewer of the same story
+    (a phone's chart differs from the others' only by whose line is thick)."""
     labels = [r["label"] for r in story["rounds"]]
     hidden = any(w["total"] is None for r in story["rounds"] for w in r["worth"].values())
     key = "holdings" if hidden else "total"
@@ -211,7 +223,6 @@ def worth_chart(story: dict, highlight: str | None = None, table_rows: int | Non
         "measure": key,
         "rows": rows,
         "every": every,
-        "svg": lines(title, labels, series, highlight),
         "labels": labels,
         # The figures of the table's rounds only (a long game's phone shows 8 of its rounds).
         "series": [{**s, "shown": {i: money(s["values"][i]) for i in rows}} for s in series],

@@ -12,9 +12,15 @@ from banker.web.common import per_version
 def load(store: Store, game_id: str) -> dict:
     """The game's whole story (everyone's cash in it), computed once per version (every phone
     polls right after a command: one of them computes, the others wait for it)."""
+    return load_at(store, game_id)[1]
+
+
+def load_at(store: Store, game_id: str) -> tuple[int, dict]:
+    """(the version, the story at it): what is made of the story can be kept by its version."""
     state = public_state(store.state(game_id))
-    return per_version.kept("story", game_id, state["version"],
-                            lambda: compute(store, game_id, state))  # fmt: skip
+    version = state["version"]
+    return version, per_version.kept("story", game_id, version,
+                                     lambda: compute(store, game_id, state))  # fmt: skip
 
 
 def compute(store: Store, game_id: str, state: dict | None = None) -> dict:

@@ -13,8 +13,8 @@ from flask import current_app, url_for
 
 import banker
 from banker.story import for_viewer
-from banker.web.common import story_cache
-from banker.web.common.charts import worth_chart
+from banker.web.common import per_version, story_cache
+from banker.web.common.charts import worth_figures, worth_lines
 from banker.web.common.links import install_kept_links, seat_url
 from banker.web.common.seats import banker_link_args, banker_token_given
 from banker.web.common.store import get_store
@@ -92,10 +92,20 @@ def link_code_url(game_id: str, who: str, link_token: str = "") -> str | None:
 
 
 def player_chart(game_id: str, player_id: str) -> dict:
-    """What templates/story/_player_chart.html shows: this player's line among the others."""
-    whole = story_cache.load(get_store(), game_id)
-    shown = for_viewer(whole, player_id)
-    return worth_chart(shown, highlight=player_id, table_rows=8)
+    """What templates/story/_player_chart.html shows: this player's line among the others. All
+    but the lines (whose is thick) is the same on every phone that sees the same story (every
+    phone but where cash is private): made once per version for them all, its table of figures
+    drawn too (a change re-renders every phone's page: issue 35)."""
+    version, whole = story_cache.load_at(get_store(), game_id)
+    viewer = player_id if whole["private_cash"] else "everyone"
+
+    def made() -> dict:
+        figures = worth_figures(for_viewer(whole, player_id), table_rows=8)
+        drawn = current_app.jinja_env.get_template("story/_figures.html").module.figures(figures)
+        return {**figures, "figures": drawn}
+
+    shared = per_version.kept("player-chart", game_id, version, made, viewer)
+    return {**shared, "svg": worth_lines(shared, player_id)}
 
 
 def standings(game_id: str, viewer: str) -> dict:
