@@ -47,28 +47,29 @@ def _tree(html: str) -> Part | None:
     owners: list[tuple | None] = []  # and, for a tag with an id, (id, start, its parts so far)
     holders: list[list] = [[]]  # the parts found so far inside each open part, innermost last
     void, find_id = _VOID, _ID.search
-    for m in _TAG.finditer(html):
+    name_in, name_out, owner_in, owner_out = names.append, names.pop, owners.append, owners.pop
+    for m in _TAG.finditer(html):  # the busiest loop of a change's push: kept lean
         closing, name, attributes = m.groups()
-        if name is None or attributes.endswith("/"):  # a comment, or <tag ... />
+        if closing:
+            if not names or name_out() != name:
+                return None
+            owner = owner_out()
+            if owner is not None:
+                holders.pop()
+                holders[-1].append((owner[0], owner[1], m.end(), tuple(owner[2])))
             continue
-        if not closing:
-            if name in void:
-                continue
-            found = find_id(attributes) if "id=" in attributes else None
-            if found is None:
-                owners.append(None)
-            else:
+        if name is None or name in void or attributes[-1:] == "/":  # a comment, <br>, <x/>
+            continue
+        if "id=" in attributes:
+            found = find_id(attributes)
+            if found is not None:
                 inside: list = []
-                owners.append((found.group(1), m.start(), inside))
+                owner_in((found.group(1), m.start(), inside))
                 holders.append(inside)
-            names.append(name)
-            continue
-        if not names or names.pop() != name:
-            return None
-        owner = owners.pop()
-        if owner is not None:
-            holders.pop()
-            holders[-1].append((owner[0], owner[1], m.end(), tuple(owner[2])))
+                name_in(name)
+                continue
+        owner_in(None)
+        name_in(name)
     if names:
         return None
     return (None, 0, len(html), tuple(holders[0]))

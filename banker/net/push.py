@@ -49,7 +49,10 @@ a second tap of their own (hx-sync). A pushed view is swapped as htmx swaps an a
 (`htmx.swap`: its out-of-band parts too), after static/typing.js kept the fields being typed
 (its `banker:beforePush` event), and only when newer than the page's (`data-version`); the
 parts likewise, when the page shows the view the stream last brought (no answer of its own
-swapped since), the page then writing the new version where it keeps it (`data-version`,
+swapped since), but by refresh.js itself, each element put in place of the one of its id as
+htmx swaps out of band (its fields being typed moved in live, the new elements processed by
+htmx): htmx's swap around it (its events, settling) took three to eight times as long in
+Chromium; the page then writes the new version where it keeps it (`data-version`,
 forms' `expected_version` and `seen`, the live parts' links). A page
 in a state of its own that the server does not know (the Banker's first die tapped, an open
 "are you sure?") asks for its part instead, with that state, as before. The Banker's pages
