@@ -103,6 +103,8 @@
   // live, the new elements processed; without htmx's swap around it (its events, settling,
   // history: three to eight times the time for what a change brings, measured in Chromium).
   // False, nothing done, when a part has no element of its id here: htmx's swap then does it.
+  var ACTIVE = "[hx-get],[hx-post],[hx-put],[hx-patch],[hx-delete],[hx-trigger],[hx-boost]," +
+               "a[href],form";
   function swapParts(html) {
     var t = doc.createElement("template");
     t.innerHTML = html;
@@ -134,7 +136,9 @@
         p.remove();
       });
       olds.forEach(function (o) { o.remove(); });
-      news.forEach(function (n) { if (n.nodeType === 1) htmx.process(n); });
+      news.forEach(function (n) { // htmx sets up what it acts on (a figure is left alone)
+        if (n.nodeType === 1 && (n.matches(ACTIVE) || n.querySelector(ACTIVE))) htmx.process(n);
+      });
     });
     if (a && a !== doc.activeElement && a.isConnected) { // moved without moveBefore
       a.focus();
