@@ -18,8 +18,10 @@ from the command's sending: the command answered (the client here); the message 
 audience, the pages' views one after another in a worker thread); a fresh fragment received,
 had the page asked for one (none should: `fragments asked`); the figure in its document (the
 message's view swapped in); painted (the next animation frame). Then the stages one by one:
-message -> swapped -> painted, and what rendering each audience's view alone costs the server
-(bench.push_cost.render_costs, on the same server after the run).
+message -> swapped -> painted; each page's main thread per change (Chromium's own counters:
+all it did, and the script of it, this bench's own watching included); and what rendering each
+audience's view alone costs the server (bench.push_cost.render_costs, on the same server after
+the run).
 """
 
 from __future__ import annotations
@@ -132,6 +134,7 @@ def measure(url: str, changes: int = 40, seed: int = 1) -> dict:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         pages = _open_pages(browser, url, game)
         time.sleep(1.5)  # every page settled (its stream open)
+        work = {label: _MainThread(page) for label, page in pages.items()}
         for _ in range(changes):
             amount = rng.randint(101, 999)
             cash += amount
@@ -163,9 +166,30 @@ def measure(url: str, changes: int = 40, seed: int = 1) -> dict:
                 if times.get("event") and times.get("swapped"):
                     gaps["message to swapped"].append(times["swapped"] - times["event"])
                     gaps["swapped to painted"].append(seen - times["swapped"])
+        spent = {label: w.since(changes) for label, w in work.items()}
         browser.close()
     return {"by_page": delays, "missed": missed, "steps": steps, "asked": asked, "gaps": gaps,
-            "game": game, "swapped_as": swapped_as}  # fmt: skip
+            "game": game, "swapped_as": swapped_as, "spent": spent}  # fmt: skip
+
+
+class _MainThread:
+    """What a page's main thread did (Chromium's own counters, through the DevTools protocol):
+    in all and running script, since it was opened."""
+
+    def __init__(self, page):
+        self.cdp = page.context.new_cdp_session(page)
+        self.cdp.send("Performance.enable")
+        self.start = self._now()
+
+    def _now(self) -> dict:
+        return {m["name"]: m["value"] for m in self.cdp.send("Performance.getMetrics")["metrics"]}
+
+    def since(self, changes: int) -> tuple[float, float]:
+        """(main thread, of it script) in ms per change."""
+        now = self._now()
+        per = [1000 * (now[k] - self.start[k]) / max(1, changes)
+               for k in ("TaskDuration", "ScriptDuration")]  # fmt: skip
+        return per[0], per[1]
 
 
 def pct(xs: list[float], q: float) -> float:
@@ -208,6 +232,9 @@ def rows(result: dict) -> list[tuple[str, str, str, bool | None]]:
         if xs:
             out.append((f"  {name}, p50 / p95", "", f"{pct(xs, 0.5):.1f} / "
                         f"{pct(xs, 0.95):.1f} ms", None))  # fmt: skip
+    for label, (task, script) in result.get("spent", {}).items():
+        out.append((f"  {label}'s main thread per change (script)", "",
+                    f"{task:.1f} ms ({script:.1f} ms)", None))  # fmt: skip
     for name, cost in result.get("renders", {}).items():
         out.append((f"  rendering {name} alone (server CPU)", "", f"{1000 * cost:.2f} ms", None))
     return out
