@@ -99,12 +99,14 @@
   }
 
   // The parts swapped by their ids as htmx swaps out-of-band elements (hx-swap-oob "true":
-  // the element, "innerHTML": its content), its fields marked hx-preserve (typing.js) moved in
+  // the element, "innerHTML": its content; an element of a chart read as SVG, which htmx does
+  // not do), its fields marked hx-preserve (typing.js) moved in
   // live, the new elements processed; without htmx's swap around it (its events, settling,
   // history: three to eight times the time for what a change brings, measured in Chromium).
   // False, nothing done, when a part has no element of its id here: htmx's swap then does it.
   var ACTIVE = "[hx-get],[hx-post],[hx-put],[hx-patch],[hx-delete],[hx-trigger],[hx-boost]," +
                "a[href],form";
+  var SVG = "http://www.w3.org/2000/svg";
   function swapParts(html) {
     var t = doc.createElement("template");
     t.innerHTML = html;
@@ -112,6 +114,11 @@
     for (var i = 0; i < els.length; i++) {
       targets.push(els[i].id && doc.getElementById(els[i].id));
       if (!targets[i] || !has(els[i], "hx-swap-oob")) return false;
+      if (targets[i].namespaceURI === SVG && els[i].namespaceURI !== SVG) { // a chart's line
+        var w = doc.createElement("template");
+        w.innerHTML = "<svg>" + els[i].outerHTML + "</svg>"; // read as SVG, not as HTML
+        els[i] = w.content.firstChild.firstElementChild;
+      }
     }
     var a = doc.activeElement, start = null, end = null;
     try { start = a.selectionStart; end = a.selectionEnd; } catch (err) { /* not a text field */ }

@@ -108,7 +108,9 @@ def test_a_change_of_one_players_cash_sends_only_the_figures_that_show_it(app, c
     assert banker == ["strip-p1"]  # Ann's line in the Banker's list of players
     assert ann[:2] == ["my-cash", "my-net-worth"] and "other-p1" not in ann
     assert bob[0] == cat[0] == dan[0] == "other-p1"
-    assert {"lately", "version", "player-worth"} <= set(ann) & set(bob)
+    # the chart: Ann's line and the table's rows, not the whole chart
+    assert {"lately", "version", "player-worth-p1", "player-worth-rows"} <= set(ann) & set(bob)
+    assert "player-worth" not in set(ann) | set(bob)
     assert display == ["newest", "events", "person-p1"]
 
 

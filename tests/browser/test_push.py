@@ -311,6 +311,11 @@ def test_after_the_first_change_each_page_swaps_only_the_parts_that_changed_and_
         assert page.evaluate("window.__htmxSwaps") == 0, name
         both_schemes(page, f"push-{name}-parts", full_page=name != "display")
     expect(pages["player"].locator("#other-p1")).to_contain_text("1,562")
+    # Ann's line on Bob's chart came alone, and as a line of the chart (SVG), not as HTML
+    assert pages["player"].evaluate(
+        "[...document.querySelectorAll('svg *')].every(e => e instanceof SVGElement)"
+        " && document.getElementById('player-worth-p1') instanceof SVGGeometryElement"
+    )
     # What each page holds after parts is what it would load afresh.
     views = {"banker": "#screen", "player": "#player-view, #table-view", "display": "#display"}
     for name, page in pages.items():

@@ -110,9 +110,11 @@ def _svg(title: str, body: list[str], cls: str, width: int = W, height: int = H)
     )
 
 
-def lines(title: str, labels: list[str], series: list[dict], highlight: str | None = None):
+def lines(title: str, labels: list[str], series: list[dict], highlight: str | None = None,
+          ids: str | None = None):  # fmt: skip
     """A line per series ({"id", "seat", "values"}); None values are gaps. The highlighted
-    series is drawn thick and on top, the others thin."""
+    series is drawn thick and on top, the others thin. `ids`: each line gets the id
+    "<ids>-<series id>" (a page sent a change as its parts then swaps only the lines that moved)."""
     values = [v for s in series for v in s["values"] if v is not None]
     top = nice_max(max(values, default=0))
     body = _axes(labels, top)
@@ -125,11 +127,16 @@ def lines(title: str, labels: list[str], series: list[dict], highlight: str | No
         cls = f"line seat-{s['seat']}"
         if highlight is not None:
             cls += " mine" if s["id"] == highlight else " other"
+        # A named line is closed by its end tag, not "/>": a part (banker.net.parts) is an
+        # element with an end tag, and read alone as HTML "/>" would not close it.
+        named = f' id="{escape(ids)}-{escape(s["id"])}"' if ids else ""
         if len(points) == 1:
             x, y = points[0].split(",")
-            body.append(f'<circle class="{cls} dot" cx="{x}" cy="{y}" r="6"/>')
+            line = f'<circle{named} class="{cls} dot" cx="{x}" cy="{y}" r="6"'
+            body.append(line + ("></circle>" if ids else "/>"))
         else:
-            body.append(f'<polyline class="{cls}" points="{" ".join(points)}"/>')
+            line = f'<polyline{named} class="{cls}" points="{" ".join(points)}"'
+            body.append(line + ("></polyline>" if ids else "/>"))
     return _svg(title, body, "lines")
 
 
@@ -184,9 +191,9 @@ def worth_chart(story: dict, highlight: str | None = None, table_rows: int | Non
     return {**figures, "svg": worth_lines(figures, highlight)}
 
 
-def worth_lines(figures: dict, highlight: str | None = None) -> Markup:
-    """The chart of `worth_figures`, `highlight`'s line thick and on top."""
-    return lines(figures["title"], figures["labels"], figures["series"], highlight)
+def worth_lines(figures: dict, highlight: str | None = None, ids: str | None = None) -> Markup:
+    """The chart of `worth_figures`, `highlight`'s line thick and on top (`ids`: as `lines`)."""
+    return lines(figures["title"], figures["labels"], figures["series"], highlight, ids)
 
 
 def worth_figures(story: dict, table_rows: int | None = None) -> dict:

@@ -91,7 +91,7 @@ def link_code_url(game_id: str, who: str, link_token: str = "") -> str | None:
     return url_for("table.link_code", game_id=game_id, who=who, **extra)
 
 
-def player_chart(game_id: str, player_id: str) -> dict:
+def player_chart(game_id: str, player_id: str, fig_id: str) -> dict:
     """What templates/story/_player_chart.html shows: this player's line among the others. All
     but the lines (whose is thick) is the same on every phone that sees the same story (every
     phone but where cash is private): made once per version for them all, its table of figures
@@ -101,11 +101,13 @@ def player_chart(game_id: str, player_id: str) -> dict:
 
     def made() -> dict:
         figures = worth_figures(for_viewer(whole, player_id), table_rows=8)
-        drawn = current_app.jinja_env.get_template("story/_figures.html").module.figures(figures)
+        drawn = current_app.jinja_env.get_template("story/_figures.html").module.figures(
+            figures, fig_id
+        )
         return {**figures, "figures": drawn}
 
-    shared = per_version.kept("player-chart", game_id, version, made, viewer)
-    return {**shared, "svg": worth_lines(shared, player_id)}
+    shared = per_version.kept("player-chart", game_id, version, made, viewer, fig_id)
+    return {**shared, "svg": worth_lines(shared, player_id, ids=fig_id)}
 
 
 def standings(game_id: str, viewer: str) -> dict:
