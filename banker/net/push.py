@@ -50,9 +50,10 @@ a second tap of their own (hx-sync). A pushed view is swapped as htmx swaps an a
 (its `banker:beforePush` event), and only when newer than the page's (`data-version`); the
 parts likewise, when the page shows the view the stream last brought (no answer of its own
 swapped since), but by refresh.js itself, each element put in place of the one of its id as
-htmx swaps out of band (its fields being typed moved in live, the new elements processed by
-htmx): htmx's swap around it (its events, settling) took three to eight times as long in
-Chromium; the page then writes the new version where it keeps it (`data-version`,
+htmx swaps out of band (its fields being typed moved in live, an element of a chart read as
+SVG, the new elements that carry a link, a form or a request set up by htmx): htmx's swap
+around it (its events, settling) took three to eight times as long in Chromium; the page then
+writes the new version where it keeps it (`data-version`,
 forms' `expected_version` and `seen`, the live parts' links). A page
 in a state of its own that the server does not know (the Banker's first die tapped, an open
 "are you sure?") asks for its part instead, with that state, as before. The Banker's pages
