@@ -100,9 +100,9 @@
 
   // The parts swapped by their ids as htmx swaps out-of-band elements (hx-swap-oob "true":
   // the element, "innerHTML": its content; an element of a chart read as SVG, which htmx does
-  // not do), its fields marked hx-preserve (typing.js) moved in
-  // live, the new elements processed; without htmx's swap around it (its events, settling,
-  // history: three to eight times the time for what a change brings, measured in Chromium).
+  // not do), its fields marked hx-preserve (typing.js) moved in live, the new elements htmx
+  // acts on set up by it; without htmx's swap around it (its events, settling, history: three
+  // to eight times the time for what a change brings, measured in Chromium).
   // False, nothing done, when a part has no element of its id here: htmx's swap then does it.
   var ACTIVE = "[hx-get],[hx-post],[hx-put],[hx-patch],[hx-delete],[hx-trigger],[hx-boost]," +
                "a[href],form";
@@ -132,8 +132,8 @@
         if (found) live.push([p, found]);
       });
       var olds = inner ? Array.prototype.slice.call(target.childNodes) : [target];
-      var news = inner ? Array.prototype.slice.call(el.childNodes) : [el];
-      news.forEach(function (n) {
+      var added = inner ? Array.prototype.slice.call(el.childNodes) : [el];
+      added.forEach(function (n) {
         if (inner) target.insertBefore(n, olds[0] || null);
         else target.parentNode.insertBefore(n, target);
       });
@@ -143,7 +143,7 @@
         p.remove();
       });
       olds.forEach(function (o) { o.remove(); });
-      news.forEach(function (n) { // htmx sets up what it acts on (a figure is left alone)
+      added.forEach(function (n) { // htmx sets up what it acts on (a figure is left alone)
         if (n.nodeType === 1 && (n.matches(ACTIVE) || n.querySelector(ACTIVE))) htmx.process(n);
       });
     });

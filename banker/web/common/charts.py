@@ -127,16 +127,14 @@ def lines(title: str, labels: list[str], series: list[dict], highlight: str | No
         cls = f"line seat-{s['seat']}"
         if highlight is not None:
             cls += " mine" if s["id"] == highlight else " other"
-        # A named line is closed by its end tag, not "/>": a part (banker.net.parts) is an
-        # element with an end tag, and read alone as HTML "/>" would not close it.
+        # Closed by an end tag, not "/>": a part (banker.net.parts) is an element with an end
+        # tag, and a line read alone as HTML would not be closed by "/>".
         named = f' id="{escape(ids)}-{escape(s["id"])}"' if ids else ""
         if len(points) == 1:
             x, y = points[0].split(",")
-            line = f'<circle{named} class="{cls} dot" cx="{x}" cy="{y}" r="6"'
-            body.append(line + ("></circle>" if ids else "/>"))
+            body.append(f'<circle{named} class="{cls} dot" cx="{x}" cy="{y}" r="6"></circle>')
         else:
-            line = f'<polyline{named} class="{cls}" points="{" ".join(points)}"'
-            body.append(line + ("></polyline>" if ids else "/>"))
+            body.append(f'<polyline{named} class="{cls}" points="{" ".join(points)}"></polyline>')
     return _svg(title, body, "lines")
 
 

@@ -9,7 +9,7 @@ import hashlib
 import itertools
 import secrets
 
-from flask import current_app, url_for
+from flask import current_app, get_template_attribute, url_for
 
 import banker
 from banker.story import for_viewer
@@ -101,9 +101,7 @@ def player_chart(game_id: str, player_id: str, fig_id: str) -> dict:
 
     def made() -> dict:
         figures = worth_figures(for_viewer(whole, player_id), table_rows=8)
-        drawn = current_app.jinja_env.get_template("story/_figures.html").module.figures(
-            figures, fig_id
-        )
+        drawn = get_template_attribute("story/_figures.html", "figures")(figures, fig_id)
         return {**figures, "figures": drawn}
 
     shared = per_version.kept("player-chart", game_id, version, made, viewer, fig_id)
