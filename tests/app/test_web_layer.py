@@ -72,3 +72,18 @@ def test_money_is_a_filter_and_a_global_of_every_template(app):
         assert env.from_string("{{ 1500|money }} {{ money(25) }} {{ none|money }}").render() == (
             "1,500 25 —"
         )
+
+
+def test_a_template_holds_every_global_in_one_dict_as_the_app_made_them(app):
+    """banker.web.app.Templates: a template's globals are a dict (Jinja's ChainMap was read key
+    by key at every context a view opened), the very functions the app installed, and a
+    template's own globals still overlay the app's."""
+    with app.test_request_context("/"):
+        env = app.jinja_env
+        loaded = env.get_template("player/_live.html")
+        assert type(loaded.globals) is dict
+        assert set(env.globals) <= set(loaded.globals)
+        assert all(loaded.globals[k] is v for k, v in env.globals.items())
+        own = env.from_string("{{ money(5) }} {{ url_for('static', filename='x.css') }}",
+                              globals={"money": lambda n: f"M{n}"})  # fmt: skip
+        assert own.render().startswith("M5 /static/x.css")
