@@ -9,8 +9,10 @@ the big screen (1920x1080). Then, `changes` times, about every 0.7 s (a random p
 any poll), a command through the JSON API changes Ann's cash to a figure never shown before,
 and each page notes, by a MutationObserver of its own, the moment that figure is in its
 document (then the next animation frame: the text is on the screen). The figure is the time
-from sending the command to each page showing it: p50, p95, max over every (change, page),
-and by page. Budget (issue 35): p95 <= 25 ms, p50 <= 15 ms. Nothing fails on a slow machine.
+from sending the command to each page showing it. Judged as the issue measured Monopoly Money:
+a change is on every screen when its slowest page has painted it, p50 and p95 over the changes
+(budget, issue 35: p95 <= 25 ms, p50 <= 15 ms); then over every (change, page), and by page.
+Nothing fails on a slow machine.
 
 Where that time goes, from the same (change, page) pairs, each stage timed by the page itself
 from the command's sending: the command answered (the client here); the message in the page
@@ -129,6 +131,7 @@ def measure(url: str, changes: int = 40, seed: int = 1) -> dict:
     call(commands, "POST", {"type": "start", "first": "p1"}, game["banker_token"])
     rng, cash = random.Random(seed), 1500
     delays: dict[str, list[float]] = {}
+    slowest: list[float] = []  # each change's slowest page (every page painted)
     steps: dict[str, list[float]] = {name: [] for name in STEP_NAMES}
     missed, asked = 0, 0
     swapped_as: dict[str, Counter] = {}  # per page: "parts", "whole" (static/refresh.js)
@@ -155,6 +158,8 @@ def measure(url: str, changes: int = 40, seed: int = 1) -> dict:
             # Every page's paint first, then what each noted: asking a page for its notes
             # while the others were still at work loaded the machine they shared.
             seens = {label: _wait_seen(page) for label, page in pages.items()}
+            if all(seen is not None for seen in seens.values()):
+                slowest.append(max(seens.values()) - sent)
             for label, page in pages.items():
                 seen = seens[label]
                 if seen is None:
@@ -174,8 +179,9 @@ def measure(url: str, changes: int = 40, seed: int = 1) -> dict:
                     gaps["swapped to painted"].append(seen - times["swapped"])
         spent = {label: w.since(changes) for label, w in work.items()}
         browser.close()
-    return {"by_page": delays, "missed": missed, "steps": steps, "asked": asked, "gaps": gaps,
-            "game": game, "swapped_as": swapped_as, "spent": spent}  # fmt: skip
+    return {"by_page": delays, "slowest": slowest, "missed": missed, "steps": steps,
+            "asked": asked, "gaps": gaps, "game": game, "swapped_as": swapped_as,
+            "spent": spent}  # fmt: skip
 
 
 class _MainThread:
@@ -205,15 +211,23 @@ def pct(xs: list[float], q: float) -> float:
 
 def rows(result: dict) -> list[tuple[str, str, str, bool | None]]:
     every = [x for xs in result["by_page"].values() for x in xs]
-    p95, p50 = pct(every, 0.95), pct(every, 0.5)
+    slowest = result.get("slowest", [])
+    p95, p50 = pct(slowest, 0.95), pct(slowest, 0.5)
     out = [
         (
-            "a change on every other screen, Chromium, p95 (p50)",
+            "a change on every other screen (its slowest page), p95 (p50)",
             "<= 25 (15) ms",
-            f"{p95:.1f} ms (p50 {p50:.1f} ms, max {max(every, default=0):.0f} ms; "
-            f"{len(every)} views, {result['missed']} missed)",
+            f"{p95:.1f} ms (p50 {p50:.1f} ms, max {max(slowest, default=0):.0f} ms; "
+            f"{len(slowest)} changes, {result['missed']} views missed)",
             p95 <= 25 and p50 <= 15 and result["missed"] == 0,
-        )
+        ),
+        (
+            "  each page apart, every (change, page), p95 (p50)",
+            "",
+            f"{pct(every, 0.95):.1f} ms (p50 {pct(every, 0.5):.1f} ms, "
+            f"max {max(every, default=0):.0f} ms; {len(every)} views)",
+            None,
+        ),
     ]
     for label, xs in result["by_page"].items():
         how = ", ".join(
