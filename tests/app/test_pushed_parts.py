@@ -154,3 +154,71 @@ def test_tags_that_do_not_nest_send_the_view_whole():
     old = '<div id="v"><p id="a">1</p></div>'
     broken = '<div id="v"><p id="a">2</div></p>'
     assert parts.changed(parts.Drawn(old, 1), parts.Drawn(broken, 2)) is None
+
+
+def test_a_pushed_view_is_the_very_answer_of_the_pages_own_poll(app, client, store):
+    """pushed.render goes through Flask's request but not its response layers: what it gives
+    is the body the page's own poll is answered (each asked one after the other: a player's
+    poll marks the phone as following, which the Banker's table shows)."""
+    gid, pages = _audiences(client, store)
+    store.execute(gid, {"type": "adjust", "player": "p2", "amount": 40, "reason": "test"})
+    version = store.version(gid)
+    for kind, key, view, environ in pages:
+        page = Page(kind, key, view, version - 1, False, environ)
+        html = pushed.render(app, page)
+        path, query = pushed.request_of(page)
+        cookie = environ.get("HTTP_COOKIE")
+        if cookie:  # the Banker's pages' cookie (the test client sends its own jar's only)
+            client.set_cookie(*cookie.split("=", 1))
+        polled = client.get(f"{path}?{query}", headers={"HX-Request": "true"})
+        assert polled.status_code == 200
+        assert html is not None
+        assert _same(html, polled.get_data(as_text=True), version), kind
+
+
+def test_a_pushed_view_behind_a_public_url_links_to_that_url(tmp_path):
+    """--public-url with a path: the pushed view's links are under it, as the poll's are."""
+    from banker.web import create_app
+
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "p.db"),
+                      "PUBLIC_URL": "https://example.org/banker"})  # fmt: skip
+    try:
+        client = app.test_client()
+        gid, pages = _audiences(client, app.extensions["banker.store"])
+        kind, key, view, environ = pages[1]  # a player's page
+        html = pushed.render(app, Page(kind, key, view, 0, False, environ))
+        assert f'hx-get="/banker/join/{key}/version?v=' in html
+        assert f'href="/banker/join/{key}"' in html
+    finally:
+        app.extensions["banker.store"].close()
+
+
+def test_a_pushed_view_that_cannot_be_drawn_is_none_and_only_a_fault_is_logged(
+    app, client, store, caplog
+):
+    """A page whose link no longer works (a replaced token) is told nothing to swap (it then
+    asks, and is answered the refusal): nothing logged. A fault in a view is logged as Flask
+    logs a request's, and the page asks too."""
+    gid, pages = _audiences(client, store)
+    kind, key, view, environ = pages[1]
+    unknown = Page(kind, "no-such-token-at-all-000000000000", view, 0, False, environ)
+    with caplog.at_level("ERROR"):
+        assert pushed.render(app, unknown) is None
+    assert not caplog.records
+    broken = Page("display", pages[-1][1], "screen", 0, False, pages[-1][3])
+    from banker.web.display import screen
+
+    def fault(*args, **kwargs):
+        raise RuntimeError("a fault in the view")
+
+    original = screen.render_template
+    screen.render_template = fault
+    try:
+        with caplog.at_level("ERROR"):
+            assert pushed.render(app, broken) is None
+    finally:
+        screen.render_template = original
+    assert [r.getMessage().partition("\n")[0] for r in caplog.records] == [
+        "Exception on /display/…/version [GET]"
+    ]
+    assert "RuntimeError: a fault in the view" in caplog.text

@@ -168,6 +168,11 @@ class PublicURL:
         self.prefix = parts.path.rstrip("/")
 
     def __call__(self, environ, start_response):
+        self.seen_at(environ)
+        return self.app(environ, start_response)
+
+    def seen_at(self, environ: dict) -> None:
+        """The request's environ as if made to the public URL (in place)."""
         environ["banker.direct_host"] = environ.get("HTTP_HOST", "")
         environ["banker.direct_scheme"] = environ.get("wsgi.url_scheme", "http")
         environ["wsgi.url_scheme"] = self.scheme
@@ -177,7 +182,6 @@ class PublicURL:
             if path == self.prefix or path.startswith(self.prefix + "/"):
                 environ["PATH_INFO"] = path[len(self.prefix) :] or "/"
             environ["SCRIPT_NAME"] = self.prefix
-        return self.app(environ, start_response)
 
 
 # -- static files: a version in every URL, and how long a browser may keep each -------------

@@ -4,10 +4,9 @@ audience when the game changes, as the page's own poll would have it.
 The hub asks `render(page)` (registered by `install` as the app's "banker.push.render"; the
 hub imports no view) in a worker thread, with the stream's own request (its link, the Banker's
 cookie, its host). The answer is the very fragment the page's poll gets, made by the same views
-through Flask (the same seat checks, the same templates; only the layers that dress an answer
-for the network are left out: `direct`), so a player's stream carries
-only what that seat's own page would show (private cash included), and the big screen only what
-it shows:
+through Flask's request (the same URL, hooks, seat checks and templates; only what dresses an
+answer for the network is left out: `_view`), so a player's stream carries only what that
+seat's own page would show (private cash included), and the big screen only what it shows:
 
 - the Banker's pages (`as` one of the screens: table, board, history, trade, player:<id>):
   `GET /games/<id>/poll?v=<since>&screen=<as>` (the screen with the sentence of what happened);
@@ -29,6 +28,7 @@ from __future__ import annotations
 
 import functools
 import io
+import sys
 from urllib.parse import quote
 
 from flask import Flask, current_app, g, has_request_context, request
@@ -53,9 +53,8 @@ def request_of(page) -> tuple[str, str] | None:
     return None
 
 
-def render(app, page) -> str | None:
-    """The HTML the page swaps in (see the module's docstring), or None. `app`: the WSGI app
-    that answers the poll (`direct`)."""
+def render(app: Flask, page) -> str | None:
+    """The HTML the page swaps in (see the module's docstring), or None."""
     found = request_of(page)
     if found is None:
         return None
@@ -70,32 +69,35 @@ def render(app, page) -> str | None:
         HTTP_HX_REQUEST="true",
     )
     environ["wsgi.input"] = io.BytesIO()
-    seen: dict = {}
-
-    def start_response(status, headers, exc_info=None):
-        seen["status"], seen["headers"] = status, headers
-        return lambda data: None
-
-    result = app(environ, start_response)
-    try:
-        body = b"".join(result)
-    finally:
-        if hasattr(result, "close"):
-            result.close()
-    if not seen.get("status", "").startswith("200"):
-        return None
-    if any(k.lower() in ("hx-refresh", "hx-redirect", "location") for k, _ in seen["headers"]):
-        return None
-    return body.decode("utf-8") or None
-
-
-def direct(app: Flask):
-    """The app as a poll reaches it, without the layers around it that only dress an answer
-    for the network or watch it go by (the security headers and gzip, the idle polls' 204, the
-    request log): Flask itself, behind the public URL's rewriting when there is one."""
-    inner = functools.partial(Flask.wsgi_app, app)
     public = app.config.get("PUBLIC_URL")
-    return hygiene.PublicURL(inner, public) if public else inner
+    if public:
+        hygiene.PublicURL(None, public).seen_at(environ)
+    return _view(app, environ)
+
+
+def _view(app: Flask, environ: dict) -> str | None:
+    """The poll's answer as its view function gives it, through Flask's request (its URL
+    matched, the before-request hooks run: a moved game's refresh, the seat checks), without
+    what only dresses an answer for the network (the after-request hooks' headers, cookies,
+    the WSGI response): a fifth of a view's cost, and a change renders six. None unless it
+    is a 200 that swaps in place (not a refresh, a redirect, an error: the page then asks)."""
+    with app.request_context(environ):
+        try:
+            answer = app.preprocess_request()
+            if answer is None:
+                answer = app.dispatch_request()
+            response = app.make_response(answer)
+        except Exception as e:  # a refusal, a 404 as the app answers them; then the page asks
+            try:
+                app.handle_user_exception(e)
+            except Exception:  # none answers it: logged as Flask logs a request's
+                app.log_exception(sys.exc_info())
+            return None
+    if response.status_code != 200:
+        return None
+    if any(k in response.headers for k in ("HX-Refresh", "HX-Redirect", "Location")):
+        return None
+    return response.get_data(as_text=True) or None
 
 
 def tapped(game_id: str, seat: str) -> None:
@@ -127,12 +129,4 @@ def _answered(error=None) -> None:
 
 def install(app: Flask) -> None:
     app.teardown_request(_answered)
-    answer = None
-
-    def rendered(page) -> str | None:
-        nonlocal answer
-        if answer is None:  # the layers are in place once the app is made
-            answer = direct(app)
-        return render(answer, page)
-
-    app.extensions["banker.push.render"] = rendered
+    app.extensions["banker.push.render"] = functools.partial(render, app)
