@@ -43,12 +43,37 @@ Part = tuple  # (str | None, int, int, tuple[Part, ...])
 def _tree(html: str) -> Part | None:
     """The view's parts, as a tree under one part standing for the whole text; None when the
     tags do not nest (the page then swaps the whole view)."""
+    return _read(html, 0, None)
+
+
+def _element_at(html: str, at: int) -> Part | None:
+    """The part (an element with an id and an end tag) that starts at `at`, with its parts;
+    None when none does or its tags do not nest."""
+    m = _TAG.match(html, at)
+    if m is None:
+        return None
+    closing, name, attributes = m.groups()
+    if closing or name is None or name in _VOID or attributes[-1:] == "/":
+        return None
+    found = _ID.search(attributes)
+    if found is None:
+        return None
+    return _read(html, m.end(), (found.group(1), at, name))
+
+
+def _read(html: str, at: int, first: tuple | None) -> Part | None:
+    """The parts read from `at` on: of the whole text (`first` None), or of the element already
+    open there (`first`: its id, where it starts, its name), until it closes."""
     names: list[str] = []  # the open tags' names
     owners: list[tuple | None] = []  # and, for a tag with an id, (id, start, its parts so far)
     holders: list[list] = [[]]  # the parts found so far inside each open part, innermost last
+    if first is not None:
+        names.append(first[2])
+        owners.append((first[0], first[1], []))
+        holders.append(owners[0][2])
     void, find_id = _VOID, _ID.search
     name_in, name_out, owner_in, owner_out = names.append, names.pop, owners.append, owners.pop
-    for m in _TAG.finditer(html):  # the busiest loop of a change's push: kept lean
+    for m in _TAG.finditer(html, at):  # the busiest loop of a change's push: kept lean
         closing, name, attributes = m.groups()
         if closing:
             if not names or name_out() != name:
@@ -56,7 +81,10 @@ def _tree(html: str) -> Part | None:
             owner = owner_out()
             if owner is not None:
                 holders.pop()
-                holders[-1].append((owner[0], owner[1], m.end(), tuple(owner[2])))
+                made = (owner[0], owner[1], m.end(), tuple(owner[2]))
+                if first is not None and not names:
+                    return made
+                holders[-1].append(made)
             continue
         if name is None or name in void or attributes[-1:] == "/":  # a comment, <br>, <x/>
             continue
@@ -70,7 +98,7 @@ def _tree(html: str) -> Part | None:
                 continue
         owner_in(None)
         name_in(name)
-    if names:
+    if names or first is not None:
         return None
     return (None, 0, len(html), tuple(holders[0]))
 
@@ -123,19 +151,32 @@ _KEY = 'name="key" value="'
 class Drawn:
     """One rendering of a view, read for comparing: its text with what differs in every
     rendering written as "#" (`masked`), and its parts (places in the masked text). Kept to
-    compare the next rendering with (`kept`), it holds only what that needs."""
+    compare the next rendering with (`kept`), it holds only what that needs.
 
-    __slots__ = ("html", "version", "masked", "shifts", "tree")
+    `after`: the rendering before it, when there is one: its parts are then found by walking
+    that one's (`_aligned`: the text between parts compared as strings, only a part that
+    changed read tag by tag), and what changed since is found on the way (`changed`). Reading
+    every tag of a view cost more than rendering the big screen."""
 
-    def __init__(self, html: str, version: int):
+    __slots__ = ("html", "version", "masked", "shifts", "tree", "after", "parts")
+
+    def __init__(self, html: str, version: int, after: Drawn | None = None):
         self.html, self.version = html, version
         masked, shifts = _masked(html, version)
         self.masked, self.shifts = masked, tuple(shifts)
+        self.after, self.parts = None, None
+        if after is not None and after.tree is not None:
+            found = _align(after.masked, after.tree, masked)
+            if found is not None:
+                self.tree, self.parts = found
+                self.after = after
+                return
         self.tree = _tree(masked)
 
     def kept(self) -> Drawn:
-        """This rendering as the next one is compared with: its own text let go."""
-        self.html, self.shifts = "", ()
+        """This rendering as the next one is compared with: its own text let go (and the one
+        before it)."""
+        self.html, self.shifts, self.after, self.parts = "", (), None, None
         return self
 
     def text(self, start: int, end: int) -> str:
@@ -154,6 +195,8 @@ def changed(old: Drawn, new: Drawn) -> str | None:
     did); None when the page must swap the whole view."""
     if old.masked == new.masked:
         return ""
+    if new.after is old:  # found while its parts were
+        return "".join(_out_of_band(new.text(start, end)) for start, end in new.parts)
     if old.tree is None or new.tree is None:
         return None
     out: list[str] = []
@@ -183,6 +226,57 @@ def _compare(old: str, a: Part, new: str, b: Part, drawn: Drawn, out: list) -> b
         if not _compare(old, pa, new, pb, drawn, out):
             out.append(_out_of_band(drawn.text(pb[1], pb[2])))
     return True
+
+
+_SAME, _INNER, _WHOLE = 0, 1, 2  # how an element differs from the one of its id before
+
+
+def _align(old: str, root: Part, new: str) -> tuple[Part, list] | None:
+    """(`new`'s parts, the places of those that changed since `old`, in document order: what
+    `_compare` finds) by walking `old`'s parts (`root`); None when the text around the parts
+    changed (the page swaps the whole view: `_tree` then reads `new`)."""
+    out: list[tuple[int, int]] = []
+    found = _aligned(old, root, new, 0, out)
+    return None if found is None else (found[0], out)
+
+
+def _aligned(old: str, a: Part, new: str, at: int, out: list) -> tuple[Part, int] | None:
+    """(the element of `new` that starts at `at` in place of `a`, as a part; how it differs
+    from it), the places of its parts that changed added to `out` (a part whose own text
+    changed is added whole, not looked into: `_compare`); None when no element of a's id
+    starts there, or a's tags do not nest there (its holder is then sent whole)."""
+    ident, start, end, inside = a
+    if new.startswith(old[start:end], at) and (ident is not None or len(new) == at + end - start):
+        return _shifted(a, at - start), _SAME
+    mark, was, now, made = len(out), start, at, []
+    for part in inside:
+        between = old[was : part[1]]
+        if not new.startswith(between, now):
+            break
+        found = _aligned(old, part, new, now + len(between), out)
+        if found is None:
+            break
+        made.append(found[0])
+        if found[1] == _WHOLE:
+            out.append((found[0][1], found[0][2]))
+        was, now = part[2], found[0][2]
+    else:
+        tail = old[was:end]
+        if new.startswith(tail, now) and (ident is not None or len(new) == now + len(tail)):
+            return (ident, at, now + len(tail), tuple(made)), _INNER
+    del out[mark:]  # a's own text changed: it goes whole, none of its parts alone
+    if ident is None:
+        return None
+    whole = _element_at(new, at)
+    if whole is None or whole[0] != ident:
+        return None
+    return whole, _WHOLE
+
+
+def _shifted(part: Part, by: int) -> Part:
+    if not by:
+        return part
+    return (part[0], part[1] + by, part[2] + by, tuple(_shifted(p, by) for p in part[3]))
 
 
 def _out_of_band(element: str) -> str:

@@ -264,7 +264,8 @@ class Hub:
             changed = None
             if html is not None:
                 audience = (key[0], key[1], key[2], key[5])
-                new, old = parts.Drawn(html, version), drawn.get(audience)
+                old = drawn.get(audience)
+                new = parts.Drawn(html, version, after=old)
                 if not key[4] and old is not None and old.version == first.version:
                     changed = parts.changed(old, new)
                 drawn[audience] = new.kept()

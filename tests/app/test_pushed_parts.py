@@ -77,6 +77,11 @@ def test_the_parts_that_changed_swapped_into_the_view_a_page_had_make_the_new_vi
             was, old_views = before
             for old, new in zip(old_views, views, strict=True):
                 found = parts.changed(parts.Drawn(old, was), parts.Drawn(new, version))
+                # read by walking the view before it: the same parts, the same changes
+                before_it = parts.Drawn(old, was)
+                walked = parts.Drawn(new, version, after=before_it)
+                assert walked.tree == parts.Drawn(new, version).tree
+                assert parts.changed(before_it, walked) == found
                 if found is None:  # the view's own text changed: the page swaps it whole
                     whole += 1
                     continue
@@ -154,6 +159,42 @@ def test_tags_that_do_not_nest_send_the_view_whole():
     old = '<div id="v"><p id="a">1</p></div>'
     broken = '<div id="v"><p id="a">2</div></p>'
     assert parts.changed(parts.Drawn(old, 1), parts.Drawn(broken, 2)) is None
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ('<div id="v"><p id="a">1</p><p id="b">2</p></div>', '<div id="v"><p id="a">1</p></div>'),
+        ('<div id="v"><p id="a">1</p></div>', '<div id="v"><p id="b">1</p></div>'),
+        ('<div id="v"><p id="a">1</p></div>', '<div id="v"><p id="a">1</p><p id="b">2</p></div>'),
+        ('<div id="v"><p id="a">1</p></div>', '<div id="v" class="x"><p id="a">1</p></div>'),
+        ('<div id="v"><p id="a">1</p></div>', '<div id="v"><p id="a">2</p></div>x'),
+        ('<div id="v"><p id="a">1</p></div>', '<div id="v"><p id="a">2</div></p>'),
+        ('<div id="v"><p id="a">1</p></div>', '<div id="v"><p id="a"><b id="c">2</b></p></div>'),
+        (
+            '<div id="v"><ul id="l"><li id="i1">a</li><li id="i2">b</li></ul><p id="n">3</p></div>',
+            '<div id="v"><ul id="l"><li id="i1">a</li><li id="i2">c</li></ul><p id="n">4</p></div>',
+        ),
+        (
+            '<div id="v"><div id="w"><div><div id="x">1</div></div></div></div>',
+            '<div id="v"><div id="w"><div><div id="x">2</div></div></div></div>',
+        ),
+        ('<div id="v"><p id="a">1</p></div><p id="s">x</p>', '<div id="v"><p id="a">2</p></div>'),
+        (
+            '<div id="v"><input id="t"><p id="a">1</p></div>',
+            '<div id="v"><input id="t"><p id="a">22</p></div>',
+        ),
+    ],
+)
+def test_parts_found_by_walking_the_view_before_are_the_parts_read_afresh(old, new):
+    """parts.Drawn(..., after=): walking the view before (the text between its parts compared
+    as strings, only a changed part read tag by tag) finds the very parts and changes that
+    reading every tag of the new view does, whatever came, went or did not nest."""
+    before = parts.Drawn(old, 1)
+    walked = parts.Drawn(new, 2, after=before)
+    afresh = parts.Drawn(new, 2)
+    assert walked.tree == afresh.tree
+    assert parts.changed(before, walked) == parts.changed(parts.Drawn(old, 1), afresh)
 
 
 def test_a_pushed_view_is_the_very_answer_of_the_pages_own_poll(app, client, store):
