@@ -167,9 +167,9 @@ class Drawn:
         self.after, self.parts = None, None
         if after is not None and after.tree is not None:
             found = _align(after.masked, after.tree, masked)
+            self.after = after  # `parts` None: the whole view changed (`changed` says so)
             if found is not None:
                 self.tree, self.parts = found
-                self.after = after
                 return
         self.tree = _tree(masked)
 
@@ -192,49 +192,30 @@ class Drawn:
 
 def changed(old: Drawn, new: Drawn) -> str | None:
     """The parts of `new` that differ from `old`'s, out of band, in one string ("" when none
-    did); None when the page must swap the whole view."""
+    did); None when the page must swap the whole view (its own text around its parts changed,
+    a part of it came or went, its tags do not nest)."""
     if old.masked == new.masked:
         return ""
     if new.after is old:  # found while its parts were
-        return "".join(_out_of_band(new.text(start, end)) for start, end in new.parts)
-    if old.tree is None or new.tree is None:
+        found = new.parts
+    elif old.tree is None:
+        found = None
+    else:
+        aligned = _align(old.masked, old.tree, new.masked)
+        found = None if aligned is None else aligned[1]
+    if found is None:
         return None
-    out: list[str] = []
-    if not _compare(old.masked, old.tree, new.masked, new.tree, new, out):
-        return None
-    return "".join(out)
-
-
-def _compare(old: str, a: Part, new: str, b: Part, drawn: Drawn, out: list) -> bool:
-    """Add b's changed parts to `out` (their text from `drawn`); False when b itself must be
-    sent whole (its own text changed, a part of it came or went)."""
-    a_parts, b_parts = a[3], b[3]
-    if len(a_parts) != len(b_parts) or any(
-        p[0] != q[0] for p, q in zip(a_parts, b_parts, strict=True)
-    ):
-        return False
-    at_a, at_b = a[1], b[1]
-    for pa, pb in zip(a_parts, b_parts, strict=True):
-        if old[at_a : pa[1]] != new[at_b : pb[1]]:
-            return False
-        at_a, at_b = pa[2], pb[2]
-    if old[at_a : a[2]] != new[at_b : b[2]]:
-        return False
-    for pa, pb in zip(a_parts, b_parts, strict=True):
-        if old[pa[1] : pa[2]] == new[pb[1] : pb[2]]:
-            continue
-        if not _compare(old, pa, new, pb, drawn, out):
-            out.append(_out_of_band(drawn.text(pb[1], pb[2])))
-    return True
+    return "".join(_out_of_band(new.text(start, end)) for start, end in found)
 
 
 _SAME, _INNER, _WHOLE = 0, 1, 2  # how an element differs from the one of its id before
 
 
 def _align(old: str, root: Part, new: str) -> tuple[Part, list] | None:
-    """(`new`'s parts, the places of those that changed since `old`, in document order: what
-    `_compare` finds) by walking `old`'s parts (`root`); None when the text around the parts
-    changed (the page swaps the whole view: `_tree` then reads `new`)."""
+    """(`new`'s parts, the places of those that changed since `old`, in document order: the
+    smallest parts that hold a change, a part whose own text changed sent whole) by walking
+    `old`'s parts (`root`); None when the text around the parts changed or they do not nest
+    (the page swaps the whole view: `_tree` then reads `new`)."""
     out: list[tuple[int, int]] = []
     found = _aligned(old, root, new, 0, out)
     return None if found is None else (found[0], out)
@@ -243,7 +224,7 @@ def _align(old: str, root: Part, new: str) -> tuple[Part, list] | None:
 def _aligned(old: str, a: Part, new: str, at: int, out: list) -> tuple[Part, int] | None:
     """(the element of `new` that starts at `at` in place of `a`, as a part; how it differs
     from it), the places of its parts that changed added to `out` (a part whose own text
-    changed is added whole, not looked into: `_compare`); None when no element of a's id
+    changed is added whole, not looked into); None when no element of a's id
     starts there, or a's tags do not nest there (its holder is then sent whole)."""
     ident, start, end, inside = a
     if new.startswith(old[start:end], at) and (ident is not None or len(new) == at + end - start):
