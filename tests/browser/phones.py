@@ -39,6 +39,15 @@ PHONE = {
 }
 SCREEN = {"viewport": {"width": 1920, "height": 1080}}
 GUARD_S = 0.33  # static/pad.js: a tap on the Banker's screen near the last one within 0.3 s
+# pad.js counts its 0.3 s from the answer to a tap swapped in, which comes after the tap: the
+# Banker's page notes when (its own clock), for `Seat.press` to wait as long as pad.js does.
+SWAPPED = """
+document.addEventListener("htmx:afterSwap", (event) => {
+  const config = event.detail && event.detail.requestConfig;
+  if (config && config.verb === "post") window.__tapAnswered = Date.now();
+});
+"""
+SINCE_SWAPPED = "() => window.__tapAnswered ? (Date.now() - window.__tapAnswered) / 1000 : 1e9"
 # What each screen shows, read in one round trip.
 READ = """
 (kind) => {
@@ -132,6 +141,8 @@ class Seat:
         self.phones, self.who, self.context = phones, who, context
         self.kind = who if who in ("banker", "display") else "player"
         self.page = context.new_page()
+        if self.kind == "banker":
+            self.page.add_init_script(SWAPPED)
         self.page.on("pageerror", lambda e: phones.errors.append(f"{who}: {e}"))
         self.page.on(
             "console",
@@ -157,7 +168,8 @@ class Seat:
 
     def press(self, target) -> None:
         """Tap a locator, as a thumb does (on the Banker's screen never within pad.js's double
-        tap guard of the previous tap on the same spot)."""
+        tap guard of the previous tap on the same spot: 0.3 s from that tap's answer, which
+        may come later than the tap itself)."""
         x = y = -100.0
         for attempt in range(3):  # a live update may replace it between two steps
             try:
@@ -169,9 +181,11 @@ class Seat:
                         continue
                     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
                     t, lx, ly = self.last_tap
-                    wait = GUARD_S - (time.monotonic() - t)
-                    if wait > 0 and abs(x - lx) < 40 and abs(y - ly) < 40:
-                        time.sleep(wait)
+                    if abs(x - lx) < 40 and abs(y - ly) < 40:  # from the tap or its answer
+                        since = self.page.evaluate(SINCE_SWAPPED)
+                        wait = GUARD_S - min(time.monotonic() - t, since)
+                        if wait > 0:
+                            time.sleep(wait)
                 target.tap()
                 break
             except PlaywrightError as e:
