@@ -21,14 +21,17 @@ audience, the pages' views one after another in a worker thread); a fresh fragme
 had the page asked for one (none should: `fragments asked`); the figure in its document (the
 message's view swapped in); painted (the next animation frame). Then the stages one by one:
 message -> swapped -> painted; each page's main thread per change (Chromium's own counters:
-all it did, and the script of it, this bench's own watching included); and what rendering each
-audience's view alone costs the server (bench.push_cost.render_costs, on the same server after
-the run).
+all it did, and the script of it, this bench's own watching included); the machine's CPU per
+change, by who spent it (every Chromium process, the server, this bench with Playwright's
+driver): on a machine of few cores the pages' work and the server's share them, and the
+slowest page waits for its turn; and what rendering each audience's view alone costs the
+server (bench.push_cost.render_costs, on the same server after the run).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import sys
@@ -121,7 +124,45 @@ def _wait_seen(page, timeout: float = 10.0) -> float | None:
     )
 
 
-def measure(url: str, changes: int = 40, seed: int = 1) -> dict:
+def _processes() -> dict[int, tuple[int, str]]:
+    """Every process of this machine: pid -> (its parent's pid, its name)."""
+    out = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                name, rest = (entry / "stat").read_text().rsplit(")", 1)
+                out[int(entry.name)] = (int(rest.split()[1]), name.split("(", 1)[1])
+            except (OSError, ValueError, IndexError):  # ended meanwhile
+                pass
+    return out
+
+
+def _tree(procs: dict[int, tuple[int, str]], root: int | None) -> set[int]:
+    """`root` and every process descending from it."""
+    found, todo = set(), [root] if root else []
+    while todo:
+        pid = todo.pop()
+        found.add(pid)
+        todo += [child for child, (parent, _) in procs.items() if parent == pid]
+    return found
+
+
+def spenders(server_pid: int | None) -> dict[str, float]:
+    """The CPU seconds used so far by this bench's processes, by who: "chromium" (every process
+    of the browser it launched), "server" (`server_pid` and its children), "bench" (this
+    process and Playwright's driver)."""
+    from bench.tables import cpu_seconds
+
+    procs = _processes()
+    server = _tree(procs, server_pid)
+    out = {"chromium": 0.0, "server": 0.0, "bench": 0.0}
+    for pid in _tree(procs, os.getpid()):
+        who = "server" if pid in server else "chromium" if "chrom" in procs[pid][1] else "bench"
+        out[who] += cpu_seconds(pid)
+    return out
+
+
+def measure(url: str, changes: int = 40, seed: int = 1, server_pid: int | None = None) -> dict:
     """Per page, the milliseconds from each change sent to that page showing it."""
     from playwright.sync_api import sync_playwright
 
@@ -141,6 +182,7 @@ def measure(url: str, changes: int = 40, seed: int = 1) -> dict:
         pages = _open_pages(browser, url, game)
         time.sleep(1.5)  # every page settled (its stream open)
         work = {label: _MainThread(page) for label, page in pages.items()}
+        cpu_before = spenders(server_pid)
         for _ in range(changes):
             amount = rng.randint(101, 999)
             cash += amount
@@ -177,11 +219,13 @@ def measure(url: str, changes: int = 40, seed: int = 1) -> dict:
                 if times.get("event") and times.get("swapped"):
                     gaps["message to swapped"].append(times["swapped"] - times["event"])
                     gaps["swapped to painted"].append(seen - times["swapped"])
+        cpu_after = spenders(server_pid)
         spent = {label: w.since(changes) for label, w in work.items()}
         browser.close()
     return {"by_page": delays, "slowest": slowest, "missed": missed, "steps": steps,
             "asked": asked, "gaps": gaps, "game": game, "swapped_as": swapped_as,
-            "spent": spent}  # fmt: skip
+            "spent": spent, "machine": {who: (cpu_after[who] - cpu_before[who]) / changes
+                                        for who in cpu_after}}  # fmt: skip
 
 
 class _MainThread:
@@ -255,6 +299,16 @@ def rows(result: dict) -> list[tuple[str, str, str, bool | None]]:
     for label, (task, script) in result.get("spent", {}).items():
         out.append((f"  {label}'s main thread per change (script)", "",
                     f"{task:.1f} ms ({script:.1f} ms)", None))  # fmt: skip
+    machine = result.get("machine")
+    if machine:
+        cores = os.cpu_count() or 1
+        out.append((
+            "  the machine's CPU per change: Chromium / the server / this bench", "",
+            f"{1000 * machine['chromium']:.1f} / {1000 * machine['server']:.1f} / "
+            f"{1000 * machine['bench']:.1f} ms ({1000 * sum(machine.values()) / cores:.1f} ms "
+            f"on each of {cores} cores)",
+            None,
+        ))  # fmt: skip
     for name, cost in result.get("renders", {}).items():
         out.append((f"  rendering {name} alone (server CPU)", "", f"{1000 * cost:.2f} ms", None))
     return out
@@ -274,7 +328,7 @@ def main(argv=None) -> int:
 
     with tempfile.TemporaryDirectory() as tmp, server(Path(tmp) / "p.db", args.code) as srv:
         host, port, pid = srv
-        result = measure(f"http://{host}:{port}", args.changes)
+        result = measure(f"http://{host}:{port}", args.changes, server_pid=pid)
         if args.code is None:
             from bench.push_cost import render_costs
 
