@@ -33,15 +33,17 @@ def _spent_by(server_code: str) -> dict:
 
 def test_a_server_s_own_cpu_is_counted_as_the_server_s():
     spent = _spent_by(BUSY)
-    assert 0.3 <= spent["server"] < 0.8, spent  # the burn, and the start of Python
-    assert spent["bench"] < 0.15 and spent["chromium"] == 0.0, spent  # this process slept
+    assert set(spent) == {"chromium", "server", "bench"}
+    # The burn and the start of Python; not the rest of the machine. (This process and any
+    # browser the suite left open in it are counted too, as "bench" and "chromium": what they
+    # do meanwhile is theirs, so it is not asserted here.)
+    assert 0.3 <= spent["server"] < 0.8, spent
 
 
 def test_the_cpu_of_a_server_s_child_is_counted_as_the_server_s():
     child = f"import subprocess, sys, time\nsubprocess.Popen([sys.executable, '-c', {BUSY!r}])\ntime.sleep(30)"  # noqa: E501
     spent = _spent_by(child)
     assert 0.3 <= spent["server"] < 0.8, spent
-    assert spent["bench"] < 0.15, spent
 
 
 def test_the_machine_row_divides_the_work_among_the_cores(monkeypatch):
