@@ -206,6 +206,31 @@ def first_pushed_event(s: socket.socket, port: int, path: str, command) -> tuple
     return time.monotonic() - t0, seen
 
 
+def read_answer(s: socket.socket) -> bytes:
+    """One whole HTTP answer from socket `s`: its head, then as many bytes as its
+    Content-Length says (or all until the server closes, without one). One `recv` may return
+    the head alone: the server writes the body after it, and on a busy machine the two come
+    apart."""
+    seen = b""
+    while b"\r\n\r\n" not in seen:
+        chunk = s.recv(65536)
+        if not chunk:
+            return seen
+        seen += chunk
+    head, _, body = seen.partition(b"\r\n\r\n")
+    length = None
+    for line in head.split(b"\r\n")[1:]:
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"content-length":
+            length = int(value)
+    while length is None or len(body) < length:
+        chunk = s.recv(65536)
+        if not chunk:
+            break
+        body += chunk
+    return head + b"\r\n\r\n" + body
+
+
 def free_port() -> int:
     """A port free at this moment on every address, below the range the kernel takes the local
     ports of outgoing connections from (32768 and up on Linux): a port the kernel picked (bind
