@@ -13,7 +13,7 @@ import threading
 import time
 from pathlib import Path
 
-from tests.serving import CHROMIUM, CHROMIUM_ARGS
+from tests.serving import CHROMIUM, CHROMIUM_ARGS, read_answer
 
 
 def throughput_one_game(client_cls, host: str, port: int, commands: int = 1000) -> float:
@@ -135,21 +135,10 @@ class Loader:
 
 def _answer(sock, buffer: bytes) -> bytes:
     """Read one HTTP answer whole from `sock` (status 200 required); the bytes after it."""
-    while b"\r\n\r\n" not in buffer:
-        chunk = sock.recv(65536)
-        if not chunk:
-            raise ConnectionError("the server closed the connection")
-        buffer += chunk
-    head, _, buffer = buffer.partition(b"\r\n\r\n")
-    if not head.startswith(b"HTTP/1.1 200 "):
-        raise AssertionError(head.decode("latin-1"))
-    length = int(re.search(rb"(?i)\r\ncontent-length:\s*(\d+)", head).group(1))
-    while len(buffer) < length:
-        chunk = sock.recv(65536)
-        if not chunk:
-            raise ConnectionError("the server closed the connection")
-        buffer += chunk
-    return buffer[length:]
+    answer, rest = read_answer(sock, buffer)
+    if not answer.startswith(b"HTTP/1.1 200 "):
+        raise AssertionError(answer.partition(b"\r\n\r\n")[0].decode("latin-1"))
+    return rest
 
 
 def stored_bytes_per_command(serve, client_cls, tmp: Path, events: int = 5000) -> float:

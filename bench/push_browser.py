@@ -139,11 +139,14 @@ def _processes() -> dict[int, tuple[int, str]]:
 
 def _tree(procs: dict[int, tuple[int, str]], root: int | None) -> set[int]:
     """`root` and every process descending from it."""
+    children: dict[int, list[int]] = {}
+    for pid, (parent, _) in procs.items():
+        children.setdefault(parent, []).append(pid)
     found, todo = set(), [root] if root else []
     while todo:
         pid = todo.pop()
         found.add(pid)
-        todo += [child for child, (parent, _) in procs.items() if parent == pid]
+        todo += children.get(pid, [])
     return found
 
 

@@ -206,29 +206,28 @@ def first_pushed_event(s: socket.socket, port: int, path: str, command) -> tuple
     return time.monotonic() - t0, seen
 
 
-def read_answer(s: socket.socket) -> bytes:
-    """One whole HTTP answer from socket `s`: its head, then as many bytes as its
-    Content-Length says (or all until the server closes, without one). One `recv` may return
-    the head alone: the server writes the body after it, and on a busy machine the two come
-    apart."""
-    seen = b""
-    while b"\r\n\r\n" not in seen:
+def read_answer(s: socket.socket, buffer: bytes = b"") -> tuple[bytes, bytes]:
+    """One whole HTTP answer from socket `s` (after the bytes already read, `buffer`): (its head
+    and as many bytes as its Content-Length says, or all until the server closes without one;
+    the bytes read after it). One `recv` may return the head alone: the server writes the body
+    after it, and on a busy machine the two come apart."""
+    while b"\r\n\r\n" not in buffer:
         chunk = s.recv(65536)
         if not chunk:
-            return seen
-        seen += chunk
-    head, _, body = seen.partition(b"\r\n\r\n")
-    length = None
-    for line in head.split(b"\r\n")[1:]:
-        name, _, value = line.partition(b":")
-        if name.strip().lower() == b"content-length":
-            length = int(value)
-    while length is None or len(body) < length:
+            raise ConnectionError("the server closed the connection before its answer")
+        buffer += chunk
+    head, _, buffer = buffer.partition(b"\r\n\r\n")
+    said = re.search(rb"(?i)\r\ncontent-length:\s*(\d+)", head)
+    length = int(said.group(1)) if said else None
+    while length is None or len(buffer) < length:
         chunk = s.recv(65536)
         if not chunk:
-            break
-        body += chunk
-    return head + b"\r\n\r\n" + body
+            if length is None:
+                break
+            raise ConnectionError("the server closed the connection within its answer")
+        buffer += chunk
+    length = len(buffer) if length is None else length
+    return head + b"\r\n\r\n" + buffer[:length], buffer[length:]
 
 
 def free_port() -> int:

@@ -43,7 +43,7 @@ def test_a_body_that_stops_coming_is_answered_408_and_closed(tmp_path):
             s.sendall(b"POST /api/v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json"
                       b"\r\nContent-Length: 1000000\r\n\r\n{\"players\": [")  # fmt: skip
             s.settimeout(10)
-            answer = read_answer(s)
+            answer, _ = read_answer(s)
         assert answer.startswith(b"HTTP/1.1 408 ")
         assert b"content-security-policy" in answer.lower()
         assert b'"code":"request_timeout"' in answer
@@ -166,7 +166,7 @@ def test_one_clients_bodies_on_their_way_are_bounded_together_and_the_next_is_re
         time.sleep(0.5)
         second = _upload(port, 900_000, 500_000)  # would make 1.2 MB: refused as it arrives
         second.settimeout(10)
-        answer = read_answer(second)
+        answer, _ = read_answer(second)
         second.close()
         assert answer.startswith(b"HTTP/1.1 413 ")
         assert b'"code":"uploads_too_large"' in answer
@@ -175,7 +175,7 @@ def test_one_clients_bodies_on_their_way_are_bounded_together_and_the_next_is_re
         time.sleep(0.5)
         third = _upload(port, 900_000, 900_000)  # now it fits, and is read to its end
         third.settimeout(10)
-        answer = read_answer(third)
+        answer, _ = read_answer(third)
         third.close()
         assert answer.startswith(b"HTTP/1.1 400 ")  # read whole: 900 KB of spaces is no JSON
         assert call(url, token=token)[::2] == before  # and no game changed
