@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import re
 
+import jinja2
+from markupsafe import Markup
+
 from banker.rules import BadCommand, DomainError, Refusal
 from banker.snapshot import SnapshotError
 from banker.store import DiskFull, StoreError, VersionConflict
@@ -87,3 +90,30 @@ def test_a_template_holds_every_global_in_one_dict_as_the_app_made_them(app):
         own = env.from_string("{{ money(5) }} {{ url_for('static', filename='x.css') }}",
                               globals={"money": lambda n: f"M{n}"})  # fmt: skip
         assert own.render().startswith("M5 /static/x.css")
+
+
+def test_a_templates_dotted_name_on_a_dict_answers_as_jinjas_own(app):
+    """banker.web.app.Templates.getattr reads a plain dict's item first (no AttributeError
+    raised for it): for every kind of name, on a dict, a dict of its own kind and other
+    objects, the answer is the one Jinja's `getattr` gives, an undefined one alike."""
+
+    class Mine(dict):
+        colour = "red"
+
+    env, jinja = app.jinja_env, jinja2.Environment()
+    plain = {"name": "Ann", "items": "shadowed by the method", "cash": 0, "__len__": 3}
+    objects = [plain, Mine(name="Bob", colour="blue"), [1, 2], "text", 7, None, Markup("<b>")]
+    names = ["name", "cash", "items", "get", "keys", "colour", "__len__", "__class__",
+             "missing", "upper", "real"]  # fmt: skip
+    for obj in objects:
+        for name in names:
+            ours, theirs = env.getattr(obj, name), jinja.getattr(obj, name)
+            if isinstance(theirs, jinja2.Undefined):
+                assert isinstance(ours, jinja2.Undefined) and str(ours) == ""
+                assert (ours._undefined_obj, ours._undefined_name) == (obj, name)
+            else:
+                assert ours == theirs, (obj, name)
+    rendered = env.from_string(
+        "{{ p.name }} {{ p.cash }} {{ p.items()|list|length }}[{{ p.nope }}]"
+    )
+    assert rendered.render(p=plain) == "Ann 0 4[]"
