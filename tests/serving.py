@@ -120,7 +120,11 @@ class Server:
                 cwd=self.db.parent,
             )  # fmt: skip
         found = self.wait_for(r"Open (\S+?)/? on the Banker's phone", timeout)
-        port = self.port or int(re.match(r"https?://[^/]+:(\d+)", found.group(1)).group(1))
+        printed = re.match(r"https?://[^/]+:(\d+)", found.group(1))
+        if not self.port and printed is None:  # no port to find: not left running
+            self.stop()
+            raise AssertionError(f"banker serve printed no port:\n{self.output()}")
+        port = self.port or int(printed.group(1))
         self.url = f"http://127.0.0.1:{port}"  # it listens on loopback whatever it prints
         return self.url
 

@@ -173,14 +173,26 @@ def finish_with_winner(s: dict, events: list, winner: dict) -> None:
     clear_pending(s, events, "the game is over")
 
 
-def cmd_call_time(s: dict, events: list, c: dict) -> None:
-    require_playing(s)
+def call_time_check(s: dict, c: dict) -> DomainError | None:
+    """Why calling time is refused now, or None: cmd_call_time's every check (rules/schema.py's
+    `refusal=`)."""
+    try:
+        require_playing(s)
+    except DomainError as e:
+        return e
     if not s["options"]["deadline"]:
-        raise DomainError(
+        return DomainError(
             "This game was not set up with the agreed-deadline variation.", "no_deadline"
         )
     if s["pending"]["final_round"]:
-        raise DomainError("Time has already been called.", "already_called")
+        return DomainError("Time has already been called.", "already_called")
+    return None
+
+
+def cmd_call_time(s: dict, events: list, c: dict) -> None:
+    refusal = call_time_check(s, c)
+    if refusal:
+        raise refusal
     s["pending"]["final_round"] = True
     event(
         s,
@@ -226,8 +238,20 @@ def cmd_score_game(s: dict, events: list, c: dict) -> None:
     finish_by_score(s, events)
 
 
+def stop_check(s: dict, c: dict) -> DomainError | None:
+    """Why stopping is refused now, or None: cmd_stop's one check, that the game is being played
+    (rules/schema.py's `refusal=`)."""
+    try:
+        require_playing(s)
+    except DomainError as e:
+        return e
+    return None
+
+
 def cmd_stop(s: dict, events: list, c: dict) -> None:
-    require_playing(s)
+    refusal = stop_check(s, c)
+    if refusal:
+        raise refusal
     s["status"] = "unfinished"
     s["winners"], s["scores"] = [], None
     event(

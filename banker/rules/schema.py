@@ -144,6 +144,7 @@ COMMANDS: dict[str, Command] = {
             handler=turn.cmd_roll,
             banker="Only the Banker records a roll: the dice are at the table.",
             targets=t.roll,
+            refusal=turn.roll_check,
         ),
         Command(
             "buy",
@@ -321,6 +322,7 @@ COMMANDS: dict[str, Command] = {
             "Agreed-deadline variation: finish the round, then the game.",
             handler=endgame.cmd_call_time,
             banker="Only the Banker calls time.",
+            refusal=endgame.call_time_check,
         ),
         Command(
             "score_game",
@@ -333,6 +335,7 @@ COMMANDS: dict[str, Command] = {
             "Everyone agrees to stop early: the game ends unfinished, no winner.",
             handler=endgame.cmd_stop,
             banker="Only the Banker records that everyone agreed to stop.",
+            refusal=endgame.stop_check,
         ),
         Command(
             "adjust",
@@ -372,6 +375,7 @@ COMMANDS: dict[str, Command] = {
             handler=seating.cmd_rename_player,
             banker="Only the Banker changes a player's name.",
             targets=t.renames,
+            refusal=seating.rename_check,
         ),
         Command(
             "add_player",
@@ -380,6 +384,7 @@ COMMANDS: dict[str, Command] = {
             handler=seating.cmd_add_player,
             banker="Only the Banker seats a latecomer.",
             targets=t.latecomer,
+            refusal=seating.latecomer_check,
         ),
         Command(
             "leave",

@@ -67,13 +67,20 @@ def name_refusal(s: dict, new_name: str, pid: str | None = None) -> DomainError 
     return None
 
 
-def cmd_rename_player(s: dict, events: list, c: dict) -> None:
+def rename_check(s: dict, c: dict) -> DomainError | None:
+    """Why the rename `c` is refused now, or None: cmd_rename_player's every check
+    (rules/schema.py's `refusal=`)."""
     p, new_name = player(s, c["player"]), c["name"]
     if new_name == p["name"]:
-        raise DomainError(f"{p['name']} is already called {new_name}.", "same_name")
-    refusal = name_refusal(s, new_name, p["id"])
+        return DomainError(f"{p['name']} is already called {new_name}.", "same_name")
+    return name_refusal(s, new_name, p["id"])
+
+
+def cmd_rename_player(s: dict, events: list, c: dict) -> None:
+    refusal = rename_check(s, c)
     if refusal:
         raise refusal
+    p, new_name = player(s, c["player"]), c["name"]
     old, old_members = p["name"], p["members"]
     p["name"], p["members"] = new_name, _members(s, new_name)
     t = s["turn"]
@@ -95,18 +102,27 @@ def _no_teams(s: dict, sentence: str) -> None:
         raise DomainError(sentence, "not_with_teams")
 
 
-def cmd_add_player(s: dict, events: list, c: dict) -> None:
-    new_name = c["name"]
-    _no_teams(
-        s, "No one can join the partnerships variation: it is played by two pairs to the end."
-    )
+def latecomer_check(s: dict, c: dict) -> DomainError | None:
+    """Why the latecomer `c` is refused now, or None: cmd_add_player's every check
+    (rules/schema.py's `refusal=`)."""
+    try:
+        _no_teams(
+            s, "No one can join the partnerships variation: it is played by two pairs to the end."
+        )
+    except DomainError as e:
+        return e
     if len(survivors(s)) >= MAX_PLAYERS:
-        raise DomainError(
+        return DomainError(
             f"The game already has {MAX_PLAYERS} players, the most it can seat.", "table_full"
         )
-    refusal = name_refusal(s, new_name)
+    return name_refusal(s, c["name"])
+
+
+def cmd_add_player(s: dict, events: list, c: dict) -> None:
+    refusal = latecomer_check(s, c)
     if refusal:
         raise refusal
+    new_name = c["name"]
     last = s["players"][-1]["name"]
     s["_players"] += 1
     pid = f"p{s['_players']}"

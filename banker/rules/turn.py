@@ -232,16 +232,30 @@ def cmd_start(s: dict, events: list, c: dict) -> None:
     event(s, events, "started", f"{p['name']} won the opening roll and starts.", player=p["id"])
 
 
+def roll_check(s: dict, c: dict) -> DomainError | None:
+    """Why the roll `c` is refused now, or None: cmd_roll's every check, all made before it
+    changes anything (rules/schema.py's `refusal=`)."""
+    try:
+        p = active_player(s, c)
+        require_playing(s)
+        who = s["turn"]["player"]
+        if who != p["id"]:
+            raise DomainError(
+                f"It is {name(s, who)}'s turn to roll, not {p['name']}'s.", "not_your_turn"
+            )
+        require_nothing_pending(s, "the next roll")
+    except DomainError as e:
+        return e
+    return None
+
+
 def cmd_roll(s: dict, events: list, c: dict) -> None:
+    refusal = roll_check(s, c)
+    if refusal:
+        raise refusal
     p = active_player(s, c)
     d1, d2 = c["dice"]
-    require_playing(s)
     pid, t = p["id"], s["turn"]
-    if t["player"] != pid:
-        raise DomainError(
-            f"It is {name(s, t['player'])}'s turn to roll, not {p['name']}'s.", "not_your_turn"
-        )
-    require_nothing_pending(s, "the next roll")
     total, doubles = d1 + d2, d1 == d2
     if p["in_jail"]:
         jail_roll(s, events, p, d1, d2)

@@ -237,7 +237,8 @@ def test_a_declared_refusal_says_what_the_handler_run_on_a_copy_says_for_every_t
 
     declared = [kind for kind, c in COMMANDS.items() if c.refusal is not None]
     assert set(declared) == {
-        "build", "sell_building", "mortgage", "unmortgage", "propose_trade", "leave"
+        "build", "sell_building", "mortgage", "unmortgage", "propose_trade", "leave", "roll",
+        "call_time", "stop", "rename_player", "add_player",
     }  # fmt: skip
     g = started(("Ann", "Bob", "Cy", "Di"))
     rng = random.Random(35)
@@ -266,3 +267,71 @@ def test_a_declared_refusal_says_what_the_handler_run_on_a_copy_says_for_every_t
         if state["status"] != "playing":
             break
     assert compared > 2000 and allowed_seen > 100, (compared, allowed_seen)
+
+
+def test_a_declared_refusal_says_what_the_handler_says_beyond_the_buttons_targets():
+    """The checks declared for roll, call time, stop, rename and a latecomer (rules/schema.py's
+    `refusal=`) against the handler run on a copy, for commands no button sends: another
+    player's roll, dice in Jail, a rename to the same name or to another's, a latecomer in
+    partnerships or at a full table, time called twice or without the deadline variation, a
+    stop before the start; in games of every option, along a played game."""
+    import random
+
+    from banker.rules import BadCommand, Refusal, apply
+    from banker.rules.game import attempt, gate_refusal
+    from banker.rules.schema import COMMANDS
+    from banker.rules.schema import read as read_command
+    from tests.plays import a_plausible_command
+
+    def commands(state):
+        pids = [p["id"] for p in state["players"]]
+        names = [p["name"] for p in state["players"]] + ["Zed", "ann", "Ann & Zed", "Zed & Yo"]
+        for pid in pids:
+            for dice in ([1, 2], [3, 3], [6, 5]):
+                yield {"type": "roll", "player": pid, "dice": dice}
+            for name in names:
+                yield {"type": "rename_player", "player": pid, "name": name}
+        for name in names:
+            yield {"type": "add_player", "name": name}
+        yield {"type": "call_time"}
+        yield {"type": "stop"}
+
+    kinds, compared, refused = (
+        {"roll", "call_time", "stop", "rename_player", "add_player"},
+        0,
+        set(),
+    )
+    for options in ({}, {"deadline": True}, {"teams": True}):
+        names = ("Ann", "Bob", "Cy", "Di") if options.get("teams") else ("Ann", "Bob", "Cy")
+        g = CoreGame(names, "g0009", options or None)
+        state, rng = g.state, random.Random(35)
+        for step in range(160):
+            for command in commands(state):
+                try:
+                    c = read_command(state, command)
+                except BadCommand:  # malformed, whatever the state: refused before any rule
+                    continue
+                said = gate_refusal(state, c) or COMMANDS[command["type"]].refusal(state, c)
+                try:
+                    attempt(state, command)
+                    copied = None
+                except Refusal as e:
+                    copied = e
+                assert (said is None) == (copied is None), (command, said, copied)
+                if said is not None:
+                    assert (said.message, said.code) == (copied.message, copied.code)
+                    refused.add((command["type"], said.code))
+                compared += 1
+            if step == 0:
+                state, _ = apply(state, {"type": "start", "first": "p1"})
+                continue
+            try:
+                state, _ = apply(state, a_plausible_command(state, rng))
+            except Refusal:
+                continue
+            if state["status"] != "playing":
+                break
+    assert {k for k, _ in refused} == kinds
+    assert {"not_your_turn", "same_name", "duplicate_name", "not_with_teams", "no_deadline",
+            "not_started"} <= {code for _, code in refused}, refused  # fmt: skip
+    assert compared > 5000, compared
