@@ -73,6 +73,7 @@ class May:
     def __init__(self, state: dict, seat: str, kinds=None):
         self.seat, self._state, self._kinds = seat, state, kinds
         self._actions: dict[str, dict] = {}
+        self._by: dict[tuple, dict] = {}  # (kind, field) -> {value: its targets, in order}
 
     def _entry(self, kind: str) -> dict | None:
         """The core's answer for one command type, asked the first time a page needs it (a
@@ -86,6 +87,18 @@ class May:
 
     def _targets(self, kind: str, fields: dict) -> list[dict]:
         entry = self._entry(kind) or {"targets": []}
+        if len(fields) == 1:  # a deed's button (property=…): its targets looked up, not searched
+            ((field, value),) = fields.items()
+            if type(value) in (str, int):
+                by = self._by.get((kind, field))
+                if by is None:
+                    by = {}
+                    for t in entry["targets"]:
+                        v = t["command"].get(field)
+                        if type(v) in (str, int, bool):  # all a str or an int can be equal to
+                            by.setdefault(v, []).append(t)
+                    self._by[kind, field] = by
+                return by.get(value, [])
         return [
             t for t in entry["targets"] if all(t["command"].get(k) == v for k, v in fields.items())
         ]
