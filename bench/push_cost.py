@@ -42,6 +42,7 @@ from bench.tables import (  # noqa: E402
     devices_of,
     load_average,
     make_tables,
+    play,
     show,
 )
 
@@ -116,22 +117,6 @@ def render_costs(port: int, pid: int, game: dict, times: int = 50) -> dict[str, 
         out[name] = (cpu_seconds(pid) - c0) / times
     conn.close()
     return out
-
-
-def play(port: int, game: dict, commands: int) -> None:
-    """Play the started game `commands` commands on (bench.bot's choices, through the API)."""
-    from bench.bot import Bot
-    from bench.run import Client
-
-    client, bot = Client("127.0.0.1", port), Bot(1)
-    path = f"/api/v1/games/{game['game_id']}"
-    state = client.json("GET", path, token=game["banker_token"])[1]
-    for _ in range(commands):
-        status, answer = client.json("POST", path + "/commands", bot.next_command(state),
-                                     game["banker_token"])  # fmt: skip
-        assert status == 200, answer
-        state = answer["state"]
-    client.conn.close()
 
 
 def measure(seconds: float = 30.0, changes: int = 100, code: Path | None = None,

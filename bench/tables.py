@@ -2,6 +2,7 @@
 reaches every phone under load (issue 25).
 
     python -m bench.tables [--tables 1000] [--idle 30] [--seconds 60] [--tmpfs] [--code DIR]
+                           [--played N]
 
 Starts the real server on loopback with a fresh database and makes `tables` games of four
 players. Each table has six devices, each holding its page's push stream exactly as
@@ -25,7 +26,12 @@ table, a player's view, the big screen): every change is rendered by the server 
 audience and delivered to each device as the HTML its page swaps in (an `event: swap`
 message); a device counts a change delivered when that message, whole, has arrived. `--events`
 instead opens the streams without a view (only the version is told, as a story page's): the
-event alone, the figure before issue 35. Bounded: it stops by itself.
+event alone, the figure before issue 35. `--played N`: the tables are games N commands under
+way (deeds owned, houses, a story of rounds: what a table an hour in shows on its pages), one
+game played by bench.bot and resumed from its snapshot for every other table, each sent one
+command before the phones connect (a game's first command after it is loaded reads its whole
+log once, to know its snapshot's size: a server running for a while has done so); a change
+costs more there than in a game just started. Bounded: it stops by itself.
 """
 
 from __future__ import annotations
@@ -113,11 +119,12 @@ class Commander:
     async def send(self, game: dict) -> None:
         reader, writer = await self.free.get()
         try:
+            command = game.get("command", COMMAND)
             request = (
                 f"POST /api/v1/games/{game['game_id']}/commands HTTP/1.1\r\nHost: bench\r\n"
                 f"Authorization: Bearer {game['banker_token']}\r\n"
-                f"Content-Type: application/json\r\nContent-Length: {len(COMMAND)}\r\n\r\n"
-            ).encode() + COMMAND
+                f"Content-Type: application/json\r\nContent-Length: {len(command)}\r\n\r\n"
+            ).encode() + command
             t0 = time.perf_counter()
             if reader.at_eof():  # closed by the server while idle (few tables): a new one
                 writer.close()
@@ -163,6 +170,51 @@ def pressure() -> dict[str, float]:
     return out
 
 
+def play(port: int, game: dict, commands: int) -> None:
+    """Play the started game `commands` commands on (bench.bot's choices, through the API)."""
+    from bench.bot import Bot
+    from bench.run import Client
+
+    client, bot = Client("127.0.0.1", port), Bot(1)
+    path = f"/api/v1/games/{game['game_id']}"
+    state = client.json("GET", path, token=game["banker_token"])[1]
+    for _ in range(commands):
+        status, answer = client.json("POST", path + "/commands", bot.next_command(state),
+                                     game["banker_token"])  # fmt: skip
+        assert status == 200, answer
+        state = answer["state"]
+    client.conn.close()
+
+
+def played_tables(port: int, tables: int, played: int) -> list[dict]:
+    """`tables` games well under way: one game played `played` commands, paused (its snapshot)
+    and resumed `tables - 1` times (each a game of its own, in the same state). Each one's
+    `command` corrects the cash of a player still in the game."""
+    from bench.run import Client
+
+    (first,) = make_tables(port, 1)
+    play(port, first, played)
+    client, path = Client("127.0.0.1", port), f"/api/v1/games/{first['game_id']}"
+    status, snapshot = client.json("GET", path + "/snapshot", token=first["banker_token"])
+    assert status == 200, snapshot
+    games = [first]
+    for _ in range(tables - 1):
+        status, game = client.json("POST", "/api/v1/games/import", snapshot)
+        assert status == 201, game
+        games.append(game)
+    live = next(p["id"] for p in snapshot["state"]["players"] if not p["eliminated"])
+    command = {"type": "adjust", "player": live, "amount": 1, "reason": "bench"}
+    for game in games:
+        game["command"] = json.dumps(command).encode()
+        # One command each first, as a server running for a while has had: a game's first
+        # command after it is loaded reads its whole log once (the snapshot's size so far).
+        status, answer = client.json("POST", f"/api/v1/games/{game['game_id']}/commands",
+                                     command, game["banker_token"])  # fmt: skip
+        assert status == 200, answer
+    client.conn.close()
+    return games
+
+
 def make_tables(port: int, tables: int) -> list[dict]:
     """`tables` started games of four players (through the API, one keep-alive connection)."""
     import http.client
@@ -205,7 +257,12 @@ async def run(port: int, pid: int, games: list[dict], idle: float, seconds: floa
         await asyncio.gather(*(d.open(port) for d in every[i : i + 400]))
     opened = time.perf_counter() - t0
     listeners = [asyncio.ensure_future(d.listen()) for d in every]
-    await asyncio.sleep(2)  # every stream's first event is in
+    # Every stream's first message in (each page is behind: its view is rendered and sent at
+    # once, a few seconds of the server's work for 1,000 tables of games under way), then 2 s.
+    deadline = time.perf_counter() + 120
+    while not all(d.seen for d in every if d.ok) and time.perf_counter() < deadline:
+        await asyncio.sleep(0.1)
+    await asyncio.sleep(2)
     # The devices' own objects (6,000 connections) out of this process's garbage collector:
     # its full passes stalled this loop 100-300 ms, counted in every figure below.
     gc.collect()
@@ -262,9 +319,11 @@ def rss_mb(pid: int) -> float:
 
 
 def measure(tables: int = 1000, idle: float = 30.0, seconds: float = 60.0,
-            tmpfs: bool = False, code: Path | None = None, views: bool = True) -> dict:  # fmt: skip
+            tmpfs: bool = False, code: Path | None = None, views: bool = True,
+            played: int = 0) -> dict:  # fmt: skip
     """The whole run on a fresh server: run()'s figures, plus the server's memory. `tmpfs`:
-    the database on /dev/shm; `code`: the checkout of banker to serve (an older one: before)."""
+    the database on /dev/shm; `code`: the checkout of banker to serve (an older one: before);
+    `played`: games that many commands under way (played_tables), not just started."""
     from banker.net.serving import raise_file_limit
 
     raise_file_limit(tables * 6 + 1000)
@@ -283,14 +342,14 @@ def measure(tables: int = 1000, idle: float = 30.0, seconds: float = 60.0,
         serving(Path(tmp) / "t.db", env=env) as server,
     ):
         port, pid = int(server.url.rsplit(":", 1)[1]), server.proc.pid
-        games = make_tables(port, tables)
+        games = played_tables(port, tables, played) if played else make_tables(port, tables)
         loop = loop_factory()
         try:
             result = loop.run_until_complete(run(port, pid, games, idle, seconds, views))
         finally:
             loop.close()
         result["rss_mb"] = rss_mb(pid)
-    result["tables"], result["tmpfs"] = tables, where is not None
+    result["tables"], result["tmpfs"], result["played"] = tables, where is not None, played
     return result
 
 
@@ -300,8 +359,9 @@ def rows(r: dict) -> list[tuple[str, str, str, bool | None]]:
     cmd95, got95 = pct(r["commands"], 0.95), pct(r["delays"], 0.95)
     rendered = f", {r['rendered']:,} views rendered" if r.get("views") else ""
     n = r["tables"]
+    under_way = f" {r['played']:,} commands under way" if r.get("played") else ""
     return [
-        (f"{n:,} tables: devices connected by push", f"{6 * n:,}",
+        (f"{n:,} tables{under_way}: devices connected by push", f"{6 * n:,}",
          f"{r['devices'] - r['refused']:,} of {r['devices']:,} in {r['opened']:.1f} s, "
          f"server {r['rss_mb']:.0f} MB resident", r["refused"] == 0),
         ("server CPU per connected idle device", "<= 0.05 ms/s",
@@ -345,9 +405,15 @@ def main(argv=None) -> int:
     ap.add_argument("--code", type=Path, default=None, help="the banker checkout to serve")
     ap.add_argument("--events", action="store_true",
                     help="the streams without a view: the version's event only")  # fmt: skip
+    ap.add_argument(
+        "--played",
+        type=int,
+        default=0,
+        help="games this many commands under way (one played, resumed for each)",
+    )
     args = ap.parse_args(argv)
     found = measure(args.tables, args.idle, args.seconds, args.tmpfs, args.code,
-                    not args.events)  # fmt: skip
+                    not args.events, args.played)  # fmt: skip
     print(f"{os.cpu_count()} cores shared by the server and the devices; {load_average()}")
     show(rows(found))
     return 0
