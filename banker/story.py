@@ -244,8 +244,36 @@ def build(
     states: dict[int, dict],
     current: dict,
     span: tuple[str | None, str | None] = (None, None),
+    points: dict | None = None,
 ) -> dict:
-    """The whole story of a game as plain data (every player's cash included)."""
+    """The whole story of a game as plain data (every player's cash included). `points`: as
+    `rounds`'."""
+    story = rounds(events, states, current, points)
+    starts = story.pop("starts")
+    rents = _rents(events, {e["seq"] for e in starts})
+    story.update(
+        {
+            "turns": _turns(events),
+            "started_at": span[0],
+            "ended_at": span[1],
+            "minutes": _minutes(*span),
+            "winners": list(current.get("winners") or []),
+            "scores": current.get("scores"),
+            **_rent_tables(rents, story["players"]),
+        }
+    )
+    story["standings"] = _standings(story, current)
+    return story
+
+
+def rounds(
+    events: list[dict], states: dict[int, dict], current: dict, points: dict | None = None
+) -> dict:
+    """What a net-worth chart shows of the story (its players, its rounds' worth, "every"…:
+    the keys `build` gives them), and "starts" (the rolls that began the rounds). `points`: a
+    dict kept between calls for the same game, where each played round's figures are kept by
+    its version and who is seated (the state at a version is never rewritten: an undo moves
+    the game to a new version), so that a change of the game computes its "Now" alone."""
     joined = {e["player"]: e["version"] for e in events if e["type"] == "player_added"}
     left = {e["player"] for e in events if e["type"] == "left"}
     why_out = out_reasons(events, current)
@@ -263,40 +291,36 @@ def build(
     ids = [p["id"] for p in players]
     starts = _round_starts(events, ids)
     over = current["status"] in ("finished", "unfinished")
-    rounds, versions = [], []
+    shown, versions = [], []
+    seated = (tuple(ids), tuple(sorted(joined.items())))
     for k, e in _shown_starts(starts):
         v = e["version"] - 1
-        point = _point(states.get(v), current, v, joined)
-        rounds.append({"round": k, "label": "Start" if k == 0 else f"Round {k}", "worth": point})
+        point = None if points is None else points.get((v, seated))
+        if point is None:
+            point = _point(states.get(v), current, v, joined)
+            if points is not None:
+                points[v, seated] = point
+        shown.append({"round": k, "label": "Start" if k == 0 else f"Round {k}", "worth": point})
         versions.append(v)
     versions.append(current.get("version", 0))
-    rounds.append(
+    shown.append(
         {
             "round": len(starts),
             "label": ("End" if over else "Now") if starts else "Start",
             "worth": worths(current),
         }
     )
-    rents = _rents(events, {e["seq"] for e in starts})
-    story = {
+    return {
         "game_id": current.get("game_id"),
         "status": current["status"],
         "private_cash": bool(current["options"].get("private_cash")),
         "players": players,
-        "rounds": rounds,
+        "rounds": shown,
         "rounds_played": len(starts),
         "joined": _joined_points(versions, joined),
         "every": _every(len(starts)),
-        "turns": _turns(events),
-        "started_at": span[0],
-        "ended_at": span[1],
-        "minutes": _minutes(*span),
-        "winners": list(current.get("winners") or []),
-        "scores": current.get("scores"),
-        **_rent_tables(rents, players),
+        "starts": starts,
     }
-    story["standings"] = _standings(story, current)
-    return story
 
 
 def _joined_points(versions: list[int], joined: dict[str, int]) -> dict[str, int]:
@@ -346,5 +370,7 @@ def for_viewer(story: dict, viewer: str) -> dict:
         {**r, "worth": {pid: hide(pid, w) for pid, w in r["worth"].items()}}
         for r in story["rounds"]
     ]
-    standings = [{**s, "worth": hide(s["id"], s["worth"])} for s in story["standings"]]
-    return {**story, "rounds": rounds, "standings": standings, "cash_hidden": True}
+    shown = {**story, "rounds": rounds, "cash_hidden": True}
+    if "standings" in story:  # (not in `rounds`' part of it)
+        shown["standings"] = [{**s, "worth": hide(s["id"], s["worth"])} for s in story["standings"]]
+    return shown

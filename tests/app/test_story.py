@@ -168,3 +168,44 @@ def test_turns_count_a_doubles_reroll_as_the_same_turn():
     ]
     assert stories._turns(events) == 3
     assert stories.versions_needed(events, ["p1", "p2"]) == [1, 4]
+
+
+def test_a_storys_played_rounds_kept_between_changes_give_the_story_computed_whole(tmp_path):
+    """story.build and story.rounds keep each played round's figures for the game (`points`),
+    so that a change computes its "Now" alone: after every command of a long game with undos,
+    a latecomer seated and taken back, and private cash, the story made with the kept figures is
+    the one computed whole, and `rounds` is that story's chart part."""
+    from banker.rules import public_state
+    from banker.store import Store
+
+    for n, options in enumerate((None, {"private_cash": True})):
+        store = Store(tmp_path / f"s{n}.db")
+        try:
+            game_id = play(store, options=options, commands=30, seed=9)
+            bot, points, compared = Bot(12), {}, 0
+            for i in range(220):
+                if i % 13 == 6:
+                    command = {"type": "undo"}
+                elif i in (40, 90):
+                    command = {"type": "add_player", "name": f"Zed{i}"}
+                else:
+                    command = bot.next_command(store.state(game_id))
+                try:
+                    store.execute(game_id, command)
+                except Exception:  # refused (nothing to undo…): the game goes on
+                    continue
+                state = public_state(store.state(game_id))
+                if state["status"] != "playing":
+                    break
+                events = store.story_events(game_id)
+                seats = [p["id"] for p in state["players"]]
+                states = store.states_at(game_id, stories.versions_needed(events, seats))
+                whole = stories.build(events, states, state)
+                assert stories.build(events, states, state, points=points) == whole
+                part = stories.rounds(events, states, state, points)
+                del part["starts"]
+                assert part == {k: whole[k] for k in part}
+                compared += 1
+            assert compared > 150 and points, compared
+        finally:
+            store.close()

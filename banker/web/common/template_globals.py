@@ -96,7 +96,7 @@ def player_chart(game_id: str, player_id: str, fig_id: str) -> dict:
     but the lines (whose is thick) is the same on every phone that sees the same story (every
     phone but where cash is private): made once per version for them all, its table of figures
     drawn too (a change re-renders every phone's page: issue 35)."""
-    version, whole = story_cache.load_at(get_store(), game_id)
+    version, whole = story_cache.rounds_at(get_store(), game_id)
     viewer = player_id if whole["private_cash"] else "everyone"
 
     def made() -> dict:
