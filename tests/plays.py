@@ -84,3 +84,13 @@ def accepted_changes(store, game_id: str, rng, tries: int):
         except Refusal:
             continue
         yield
+
+
+def played_on(state: dict, rng) -> dict:
+    """The state after a plausible next command (the same state when the rules refuse it)."""
+    from banker.rules import Refusal, apply
+
+    try:
+        return apply(state, a_plausible_command(state, rng))[0]
+    except Refusal:
+        return state

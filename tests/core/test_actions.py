@@ -222,6 +222,28 @@ def test_may_send_says_of_a_command_type_as_a_whole_what_actions_says_trying_few
     assert checked > 1000
 
 
+def declared_against_copy(state: dict, command: dict):
+    """What a command's declared check (`refusal=`, after the gate) says of a well-formed
+    `command`, asserted to be what apply's own steps on a copy of the state say (the same
+    refusal and sentence, or none); that refusal, or None."""
+    from banker.rules import Refusal
+    from banker.rules.game import attempt, gate_refusal
+    from banker.rules.schema import COMMANDS
+    from banker.rules.schema import read as read_command
+
+    c = read_command(state, command)
+    said = gate_refusal(state, c) or COMMANDS[command["type"]].refusal(state, c)
+    try:
+        attempt(state, command)
+        copied = None
+    except Refusal as e:
+        copied = e
+    assert (said is None) == (copied is None), (command, said, copied)
+    if said is not None:
+        assert (said.message, said.code) == (copied.message, copied.code)
+    return said
+
+
 def test_a_declared_refusal_says_what_the_handler_run_on_a_copy_says_for_every_target():
     """A command declared with `refusal=` (rules/schema.py: its handler checks everything before
     it changes anything) has its buttons tried by that check alone, no copy of the state: for
@@ -229,11 +251,8 @@ def test_a_declared_refusal_says_what_the_handler_run_on_a_copy_says_for_every_t
     steps on a copy refuse, with the same sentence, and allows what they allow."""
     import random
 
-    from banker.rules import Refusal, apply
-    from banker.rules.game import attempt, gate_refusal
     from banker.rules.schema import COMMANDS
-    from banker.rules.schema import read as read_command
-    from tests.plays import a_plausible_command
+    from tests.plays import played_on
 
     declared = [kind for kind, c in COMMANDS.items() if c.refusal is not None]
     assert set(declared) == {
@@ -247,23 +266,10 @@ def test_a_declared_refusal_says_what_the_handler_run_on_a_copy_says_for_every_t
         for seat in ("banker", "p1", "p2", "p3", "p4"):
             for kind in declared:
                 for t in COMMANDS[kind].targets(state, seat):
-                    command = {"type": kind, **t["command"]}
-                    c = read_command(state, command)
-                    said = gate_refusal(state, c) or COMMANDS[kind].refusal(state, c)
-                    try:
-                        attempt(state, command)
-                        copied = None
-                    except Refusal as e:
-                        copied = e
-                    assert (said is None) == (copied is None), (kind, command, said, copied)
-                    if said is not None:
-                        assert (said.message, said.code) == (copied.message, copied.code)
+                    said = declared_against_copy(state, {"type": kind, **t["command"]})
                     compared += 1
                     allowed_seen += said is None
-        try:
-            state, _ = apply(state, a_plausible_command(state, rng))
-        except Refusal:
-            continue
+        state = played_on(state, rng)
         if state["status"] != "playing":
             break
     assert compared > 2000 and allowed_seen > 100, (compared, allowed_seen)
@@ -277,11 +283,9 @@ def test_a_declared_refusal_says_what_the_handler_says_beyond_the_buttons_target
     stop before the start; in games of every option, along a played game."""
     import random
 
-    from banker.rules import BadCommand, Refusal, apply
-    from banker.rules.game import attempt, gate_refusal
-    from banker.rules.schema import COMMANDS
+    from banker.rules import BadCommand, apply
     from banker.rules.schema import read as read_command
-    from tests.plays import a_plausible_command
+    from tests.plays import played_on
 
     def commands(state):
         pids = [p["id"] for p in state["players"]]
@@ -308,27 +312,17 @@ def test_a_declared_refusal_says_what_the_handler_says_beyond_the_buttons_target
         for step in range(160):
             for command in commands(state):
                 try:
-                    c = read_command(state, command)
+                    read_command(state, command)
                 except BadCommand:  # malformed, whatever the state: refused before any rule
                     continue
-                said = gate_refusal(state, c) or COMMANDS[command["type"]].refusal(state, c)
-                try:
-                    attempt(state, command)
-                    copied = None
-                except Refusal as e:
-                    copied = e
-                assert (said is None) == (copied is None), (command, said, copied)
+                said = declared_against_copy(state, command)
                 if said is not None:
-                    assert (said.message, said.code) == (copied.message, copied.code)
                     refused.add((command["type"], said.code))
                 compared += 1
             if step == 0:
                 state, _ = apply(state, {"type": "start", "first": "p1"})
                 continue
-            try:
-                state, _ = apply(state, a_plausible_command(state, rng))
-            except Refusal:
-                continue
+            state = played_on(state, rng)
             if state["status"] != "playing":
                 break
     assert {k for k, _ in refused} == kinds
