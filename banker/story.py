@@ -248,8 +248,7 @@ def build(
 ) -> dict:
     """The whole story of a game as plain data (every player's cash included). `points`: as
     `rounds`'."""
-    story = rounds(events, states, current, points)
-    starts = story.pop("starts")
+    story, starts = _rounds(events, states, current, points)
     rents = _rents(events, {e["seq"] for e in starts})
     story.update(
         {
@@ -270,10 +269,17 @@ def rounds(
     events: list[dict], states: dict[int, dict], current: dict, points: dict | None = None
 ) -> dict:
     """What a net-worth chart shows of the story (its players, its rounds' worth, "every"…:
-    the keys `build` gives them), and "starts" (the rolls that began the rounds). `points`: a
-    dict kept between calls for the same game, where each played round's figures are kept by
-    its version and who is seated (the state at a version is never rewritten: an undo moves
-    the game to a new version), so that a change of the game computes its "Now" alone."""
+    the keys `build` gives them). `points`: a dict kept between calls for the same game, where
+    each played round's figures are kept by its version and who is seated (the state at a
+    version is never rewritten: an undo moves the game to a new version), so that a change of
+    the game computes its "Now" alone."""
+    return _rounds(events, states, current, points)[0]
+
+
+def _rounds(
+    events: list[dict], states: dict[int, dict], current: dict, points: dict | None
+) -> tuple[dict, list[dict]]:
+    """`rounds`, and the rolls that began the rounds (the rents' table needs them)."""
     joined = {e["player"]: e["version"] for e in events if e["type"] == "player_added"}
     left = {e["player"] for e in events if e["type"] == "left"}
     why_out = out_reasons(events, current)
@@ -319,8 +325,7 @@ def rounds(
         "rounds_played": len(starts),
         "joined": _joined_points(versions, joined),
         "every": _every(len(starts)),
-        "starts": starts,
-    }
+    }, starts
 
 
 def _joined_points(versions: list[int], joined: dict[str, int]) -> dict[str, int]:

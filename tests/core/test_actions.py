@@ -278,9 +278,10 @@ def test_a_declared_refusal_says_what_the_handler_run_on_a_copy_says_for_every_t
 def test_a_declared_refusal_says_what_the_handler_says_beyond_the_buttons_targets():
     """The checks declared for roll, call time, stop, rename and a latecomer (rules/schema.py's
     `refusal=`) against the handler run on a copy, for commands no button sends: another
-    player's roll, dice in Jail, a rename to the same name or to another's, a latecomer in
-    partnerships or at a full table, time called twice or without the deadline variation, a
-    stop before the start; in games of every option, along a played game."""
+    player's roll, doubles and other dice while business is pending, a rename to the same name
+    or to another's, a latecomer in partnerships or under a taken name, time called without the
+    deadline variation, each before the start; in games of every option, along a played
+    game."""
     import random
 
     from banker.rules import BadCommand, apply

@@ -38,9 +38,7 @@ def rounds_at(store: Store, game_id: str) -> tuple[int, dict]:
     version = state["version"]
 
     def made() -> dict:
-        found = story.rounds(*_read(store, game_id, state), state, _points_of(game_id))
-        del found["starts"]
-        return found
+        return story.rounds(*_read(store, game_id, state), state, _points_of(game_id))
 
     return version, per_version.kept("story-rounds", game_id, version, made)
 
