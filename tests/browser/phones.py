@@ -39,15 +39,23 @@ PHONE = {
 }
 SCREEN = {"viewport": {"width": 1920, "height": 1080}}
 GUARD_S = 0.33  # static/pad.js: a tap on the Banker's screen near the last one within 0.3 s
-# pad.js counts its 0.3 s from the answer to a tap swapped in, which comes after the tap: the
-# Banker's page notes when (its own clock), for `Seat.press` to wait as long as pad.js does.
+# pad.js counts its 0.3 s from the answer to a tap swapped in, which comes after the tap, and
+# compares where a tap lands with where the last one did: the Banker's page notes both (its own
+# clock, the click's own place), for `Seat.press` to wait as long as pad.js would drop.
 SWAPPED = """
 document.addEventListener("htmx:afterSwap", (event) => {
   const config = event.detail && event.detail.requestConfig;
   if (config && config.verb === "post") window.__tapAnswered = Date.now();
 });
+document.addEventListener("click", (event) => {
+  if (event.target.closest && event.target.closest("#screen button, #screen a")) {
+    window.__tapX = event.clientX;
+  }
+}, true);
 """
-SINCE_SWAPPED = "() => window.__tapAnswered ? (Date.now() - window.__tapAnswered) / 1000 : 1e9"
+# (seconds since the last tap's answer, the x where the last tap landed)
+SINCE_SWAPPED = """() => [window.__tapAnswered ? (Date.now() - window.__tapAnswered) / 1000 : 1e9,
+                     window.__tapX === undefined ? -1e9 : window.__tapX]"""
 # What each screen shows, read in one round trip.
 READ = """
 (kind) => {
@@ -149,7 +157,6 @@ class Seat:
             lambda m: m.type == "error" and phones.errors.append(f"{who}: {m.text}"),
         )
         self.typing: dict[str, str] = {}  # field id -> what was typed and must stay
-        self.last_tap = (0.0, -100.0, -100.0)
         self.goto(url)
 
     def goto(self, url: str) -> None:
@@ -167,33 +174,27 @@ class Seat:
         return self._scope().get_by_role("button", name=name, exact=exact).first
 
     def press(self, target) -> None:
-        """Tap a locator, as a thumb does (on the Banker's screen never within pad.js's double
-        tap guard of the previous tap on the same spot: 0.3 s from that tap's answer, which
-        may come later than the tap itself)."""
-        x = y = -100.0
+        """Tap a locator, as a thumb does: on the Banker's screen never where pad.js takes it
+        for a double tap's second (within 30 px of where the last tap landed, 0.3 s from that
+        tap's answer). The screen's rows move up and down as live updates arrive at their own
+        times (the same step of the same game put a button 87 px lower in one run than in
+        another), never sideways: a tap measured here as below the last one can land on its
+        spot, which lost a first die once in a whole run of the long game. So a tap in the
+        column where the last one landed (the page's own record) waits out the guard, from the
+        answer's time on the page's own clock."""
         for attempt in range(3):  # a live update may replace it between two steps
             try:
                 if self.kind == "banker":
-                    target.scroll_into_view_if_needed()
+                    since, last_x = self.page.evaluate(SINCE_SWAPPED)
                     box = target.bounding_box()
-                    if box is None:  # replaced just now by a live update: find it again
-                        self.page.wait_for_timeout(50)
-                        continue
-                    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-                    t, lx, ly = self.last_tap
-                    if abs(x - lx) < 40 and abs(y - ly) < 40:  # from the tap or its answer
-                        since = self.page.evaluate(SINCE_SWAPPED)
-                        wait = GUARD_S - min(time.monotonic() - t, since)
-                        if wait > 0:
-                            time.sleep(wait)
+                    column = box is None or abs(box["x"] + box["width"] / 2 - last_x) < 40
+                    if column and since < GUARD_S:
+                        time.sleep(GUARD_S - since)
                 target.tap()
-                break
+                return
             except PlaywrightError as e:
                 if "not attached" not in str(e) or attempt == 2:
                     raise
-        else:
-            raise AssertionError(f"{self.who}: {target} kept being replaced")
-        self.last_tap = (time.monotonic(), x, y)
 
     def tap(self, name: str | None = None, css: str | None = None, exact: bool = True) -> None:
         """A tap that sends a command: then every screen follows and is checked."""
