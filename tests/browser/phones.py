@@ -179,7 +179,7 @@ class Seat:
         tap's answer). The screen's rows move up and down as live updates arrive at their own
         times (the same step of the same game put a button 87 px lower in one run than in
         another), never sideways: a tap measured here as below the last one can land on its
-        spot, which lost a first die once in a whole run of the long game. So a tap in the
+        spot (the likely way a whole run's long game once lost a first die). So a tap in the
         column where the last one landed (the page's own record) waits out the guard, from the
         answer's time on the page's own clock."""
         for attempt in range(3):  # a live update may replace it between two steps
