@@ -23,8 +23,9 @@ that could change hands: the page composes the real one), the dice's roller, and
 own permission comes first (`permissions.seat_refusal`, the API's own check), then the rules:
 each target is tried with `apply`'s own steps on a copy thrown away (`game.attempt`; the state
 is never changed), or, for a command whose handler checks everything before it changes
-anything (rules/schema.py's `refusal=`: a deed's build, sale, mortgage and lifting, a trade
-offer, a leave), with the very checks its handler makes (`game.gate_refusal`, then that check)
+anything (rules/schema.py's `refusal=`: a roll, a deed's build, sale, mortgage and lifting, a
+trade offer, a rename, a latecomer, a leave, time called, a stop), with the very checks `apply`
+makes (`game.gate_refusal`, then that check)
 — so what this function allows is exactly what `apply` accepts and what it refuses is refused
 with the same sentence. The display may send nothing: each command type is one refused target
 for it.

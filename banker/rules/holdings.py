@@ -172,14 +172,6 @@ def deed_refusal(s: dict, c: dict) -> DomainError | None:
     return deed_command_refusal(s, c["type"], c["property"])
 
 
-def _checked(s: dict, c: dict) -> str:
-    """The deed of a deed command, once deed_command_refusal allows it."""
-    refusal = deed_command_refusal(s, c["type"], c["property"])
-    if refusal:
-        raise refusal
-    return c["property"]
-
-
 def deed_event(s: dict, events: list, type_: str, prop: str, did: str, **data) -> None:
     """An event about one deed, said of its owner: "<owner> <did>" (built, sold, mortgaged,
     lifted)."""
@@ -189,7 +181,7 @@ def deed_event(s: dict, events: list, type_: str, prop: str, did: str, **data) -
 
 
 def cmd_build(s: dict, events: list, c: dict) -> None:
-    prop = _checked(s, c)
+    prop = c["property"]
     d, st = DEEDS[prop], s["properties"][prop]
     kind = "hotel" if st["houses"] == 4 else "house"
     cost = d.hotel_cost if kind == "hotel" else d.house_cost
@@ -223,7 +215,7 @@ def ruling_applies(s: dict) -> bool:
 
 
 def cmd_sell_building(s: dict, events: list, c: dict) -> None:
-    sell_one(s, events, _checked(s, c))
+    sell_one(s, events, c["property"])
 
 
 def sell_one(s: dict, events: list, prop: str) -> None:
@@ -318,7 +310,7 @@ def unmortgage_refusal(s: dict, prop: str) -> str | None:
 
 
 def cmd_mortgage(s: dict, events: list, c: dict) -> None:
-    prop = _checked(s, c)
+    prop = c["property"]
     d, st = DEEDS[prop], s["properties"][prop]
     st["mortgaged"] = True
     player(s, st["owner"])["cash"] += d.mortgage_value
@@ -336,7 +328,7 @@ def lift(s: dict, events: list, prop: str) -> None:
 
 
 def cmd_unmortgage(s: dict, events: list, c: dict) -> None:
-    lift(s, events, _checked(s, c))
+    lift(s, events, c["property"])
 
 
 _DEED_REFUSALS = {

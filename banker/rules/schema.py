@@ -7,9 +7,10 @@
                        player's own (rules/senders.py), or
             banker=    only the Banker may: the sentence a player is told,
             targets=   what a button may name now (rules/targets.py; default: the bare command),
-            refusal=   where the handler makes all its checks before it changes anything: that
-                       check alone, refusal(state, command) -> its DomainError or None, which
-                       the handler asks first; rules/actions.py asks it for each button instead
+            refusal=   where the handler's rule has all its checks before it changes anything:
+                       that check alone, refusal(state, command) -> its DomainError or None,
+                       which `apply` asks before the handler (rules/game.py, the handler
+                       trusting it); rules/actions.py asks it for each button instead
                        of running the handler on a copy of the state (tests/core/test_actions.py
                        holds the two to the same answer))
 
