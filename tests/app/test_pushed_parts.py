@@ -110,13 +110,15 @@ def test_a_change_of_one_players_cash_sends_only_the_figures_that_show_it(app, c
         ids.append(re.findall(r'<\w+ hx-swap-oob="true"[^>]*? id="([^"]+)"', found))
         assert _same(parts.apply(a, found, was, now), b, now)
     banker, ann, bob, cat, dan, display = ids
-    assert banker == ["strip-p1"]  # Ann's line in the Banker's list of players
-    assert ann[:2] == ["my-cash", "my-net-worth"] and "other-p1" not in ann
-    assert bob[0] == cat[0] == dan[0] == "other-p1"
+    # The figure itself, not the line that holds it (a line carries a link htmx must set up
+    # again, and more to lay out): Ann's cash in the Banker's list of players...
+    assert banker == ["strip-cash-p1"]
+    assert ann[:2] == ["my-cash", "my-net-worth"] and "other-cash-p1" not in ann
+    assert bob[0] == cat[0] == dan[0] == "other-cash-p1"  # ...in the others' pages...
     # the chart: Ann's line and the table's rows, not the whole chart
     assert {"lately", "version", "player-worth-p1", "player-worth-rows"} <= set(ann) & set(bob)
     assert "player-worth" not in set(ann) | set(bob)
-    assert display == ["newest", "events", "person-p1"]
+    assert display == ["newest", "events", "person-cash-p1"]  # ...and on the big screen
 
 
 def test_a_part_whose_own_text_changed_is_sent_whole_and_a_view_whose_frame_did_whole():
