@@ -121,6 +121,29 @@ def test_a_change_of_one_players_cash_sends_only_the_figures_that_show_it(app, c
     assert display == ["newest", "events", "person-cash-p1"]  # ...and on the big screen
 
 
+def test_a_token_put_where_it_stands_sends_its_place_not_the_players_line(app, client, store):
+    gid, pages = _audiences(client, store)
+    store.execute(gid, {"type": "adjust", "player": "p1", "amount": 1, "reason": "set up"})
+    was = store.version(gid)
+    _views(app, pages, was)  # the players' pages follow the game from now on
+    old = _views(app, pages, was)
+    store.execute(gid, {"type": "move", "player": "p2", "position": 5, "reason": "knocked"})
+    now = store.version(gid)
+    new = _views(app, pages, now)
+    ids = []
+    for a, b in zip(old, new, strict=True):
+        found = parts.changed(parts.Drawn(a, was), parts.Drawn(b, now))
+        assert found is not None
+        ids.append(re.findall(r'<\w+ hx-swap-oob="true"[^>]*? id="([^"]+)"', found))
+        assert _same(parts.apply(a, found, was, now), b, now)
+    banker, ann, bob, cat, dan, display = ids
+    assert "strip-where-p2" in banker and "strip-p2" not in banker
+    for seen in (ann, cat, dan):
+        assert "other-at-p2" in seen and "other-p2" not in seen
+    assert "other-at-p2" not in bob  # Bob's own page says where he is in his own words
+    assert "person-where-p2" in display and "person-p2" not in display
+
+
 def test_a_part_whose_own_text_changed_is_sent_whole_and_a_view_whose_frame_did_whole():
     old = '<div id="v" data-version="4"><p id="a">1</p><p id="b">2</p></div>'
     new = '<div id="v" data-version="5"><p id="a">1</p></div>'  # a part went
