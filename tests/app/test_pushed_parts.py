@@ -94,21 +94,29 @@ def test_the_parts_that_changed_swapped_into_the_view_a_page_had_make_the_new_vi
     assert sent > 4 * whole, (sent, whole)
 
 
-def test_a_change_of_one_players_cash_sends_only_the_figures_that_show_it(app, client, store):
+def _sent_ids(app, client, store, command: dict) -> list[list[str]]:
+    """The ids of the parts each of the six audiences is sent for `command` (the Banker, Ann,
+    Bob, Cat, Dan, the big screen), in a started game whose players' pages follow it; each
+    audience's parts swapped into its view make its new view."""
     gid, pages = _audiences(client, store)
     store.execute(gid, {"type": "adjust", "player": "p1", "amount": 1, "reason": "set up"})
     was = store.version(gid)
     _views(app, pages, was)  # the players' pages follow the game from now on
     old = _views(app, pages, was)
-    store.execute(gid, {"type": "adjust", "player": "p1", "amount": 123, "reason": "a prize"})
+    store.execute(gid, command)
     now = store.version(gid)
-    new = _views(app, pages, now)
     ids = []
-    for a, b in zip(old, new, strict=True):
+    for a, b in zip(old, _views(app, pages, now), strict=True):
         found = parts.changed(parts.Drawn(a, was), parts.Drawn(b, now))
         assert found is not None
         ids.append(re.findall(r'<\w+ hx-swap-oob="true"[^>]*? id="([^"]+)"', found))
         assert _same(parts.apply(a, found, was, now), b, now)
+    return ids
+
+
+def test_a_change_of_one_players_cash_sends_only_the_figures_that_show_it(app, client, store):
+    prize = {"type": "adjust", "player": "p1", "amount": 123, "reason": "a prize"}
+    ids = _sent_ids(app, client, store, prize)
     banker, ann, bob, cat, dan, display = ids
     # The figure itself, not the line that holds it (a line carries a link htmx must set up
     # again, and more to lay out): Ann's cash in the Banker's list of players...
@@ -122,20 +130,8 @@ def test_a_change_of_one_players_cash_sends_only_the_figures_that_show_it(app, c
 
 
 def test_a_token_put_where_it_stands_sends_its_place_not_the_players_line(app, client, store):
-    gid, pages = _audiences(client, store)
-    store.execute(gid, {"type": "adjust", "player": "p1", "amount": 1, "reason": "set up"})
-    was = store.version(gid)
-    _views(app, pages, was)  # the players' pages follow the game from now on
-    old = _views(app, pages, was)
-    store.execute(gid, {"type": "move", "player": "p2", "position": 5, "reason": "knocked"})
-    now = store.version(gid)
-    new = _views(app, pages, now)
-    ids = []
-    for a, b in zip(old, new, strict=True):
-        found = parts.changed(parts.Drawn(a, was), parts.Drawn(b, now))
-        assert found is not None
-        ids.append(re.findall(r'<\w+ hx-swap-oob="true"[^>]*? id="([^"]+)"', found))
-        assert _same(parts.apply(a, found, was, now), b, now)
+    moved = {"type": "move", "player": "p2", "position": 5, "reason": "knocked"}
+    ids = _sent_ids(app, client, store, moved)
     banker, ann, bob, cat, dan, display = ids
     assert "strip-where-p2" in banker and "strip-p2" not in banker
     for seen in (ann, cat, dan):
