@@ -84,13 +84,15 @@ class Command:
     ):
         if (players is None) == (banker is None):
             raise ValueError(f"{type_}: say who may send it, players= or banker=, not both")
+        if refusal is not None and not forward:  # apply asks it around a forward handler only
+            raise ValueError(f"{type_}: a declared refusal= needs a handler that changes a copy")
         self.type, self.description, self.fields = type_, description, fields
         self.names = {f.name for f in fields}
         self.handler, self.players, self.banker_only = handler, players, banker
         self.targets = targets
         # False: the handler makes the new state itself (undo), instead of changing a copy.
         self.forward = forward
-        self.refusal = refusal  # the handler's every check, asked without running it
+        self.refusal = refusal  # the handler's every check: apply asks it before the handler
 
     def read(self, state: dict, c: dict) -> dict:
         unknown = sorted(str(k) for k in c if k != "type" and k not in self.names)
