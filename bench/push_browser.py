@@ -16,12 +16,14 @@ document, before its paint (the issue's table of Monopoly Money speaks of the fi
 page's DOM"); then over every (change, page), and by page. Nothing fails on a slow machine.
 
 Where that time goes, from the same (change, page) pairs, each stage timed by the page itself
-from the command's sending: the command answered (the client here); the message in the page
-(its EventSource's event: since issue 35 the view itself, rendered by the server once per
-audience, the pages' views one after another in a worker thread); a fresh fragment received,
-had the page asked for one (none should: `fragments asked`); the figure in its document (the
-message's view swapped in); painted (the next animation frame). Then the stages one by one:
-message -> swapped -> painted; each page's main thread per change (Chromium's own counters:
+from the command's sending: the command answered (the client here); the money in the page (its
+`figures` event, sent by the server the moment the change is committed, before any view is
+rendered); the view in the page (its EventSource's `parts`, `swap` or version event: since
+issue 35 the view itself, rendered by the server once per audience, the pages' views one after
+another in a worker thread); a fresh fragment received, had the page asked for one (none
+should: `fragments asked`); the figure in its document (the figures' text set, or the view
+swapped in); painted (the next animation frame). Then the stages one by one: the first message
+-> swapped -> painted; each page's main thread per change (Chromium's own counters:
 all it did, and the script of it, this bench's own watching included); the machine's CPU per
 change, by who spent it (every Chromium process, the server, this bench with Playwright's
 driver): on a machine of few cores the pages' work and the server's share them, and the
@@ -79,6 +81,10 @@ STEPS = """(() => {
                 window.__steps.event = window.__steps.event ||
                     performance.timeOrigin + performance.now();
             };
+            s.addEventListener("figures", () => {
+                window.__steps.figures = window.__steps.figures ||
+                    performance.timeOrigin + performance.now();
+            });
             s.addEventListener("message", heard);
             s.addEventListener("parts", heard);
             s.addEventListener("swap", heard);
@@ -93,7 +99,7 @@ STEPS = """(() => {
         }
     }).observe({type: "resource"});
 })()"""
-STEP_NAMES = ("answered", "event", "fragment", "swapped", "painted")
+STEP_NAMES = ("answered", "figures", "event", "fragment", "swapped", "painted")
 
 
 def _open_pages(browser, url: str, game: dict) -> dict:
@@ -181,6 +187,7 @@ def measure(url: str, changes: int = 40, seed: int = 1, server_pid: int | None =
     steps: dict[str, list[float]] = {name: [] for name in STEP_NAMES}
     missed, asked = 0, 0
     swapped_as: dict[str, Counter] = {}  # per page: "parts", "whole" (static/refresh.js)
+    # (the first message: the money's figures, or the view when none came)
     gaps: dict[str, list[float]] = {"message to swapped": [], "swapped to painted": []}
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -223,8 +230,13 @@ def measure(url: str, changes: int = 40, seed: int = 1, server_pid: int | None =
                         steps[name].append(times[name] - sent)
                 swaps.append(times.get("swapped"))
                 asked += bool(times.get("fragment"))
-                if times.get("event") and times.get("swapped"):
-                    gaps["message to swapped"].append(times["swapped"] - times["event"])
+                first = (
+                    min(t for t in (times.get("figures"), times.get("event")) if t)
+                    if times.get("figures") or times.get("event")
+                    else None
+                )
+                if first and times.get("swapped"):
+                    gaps["message to swapped"].append(times["swapped"] - first)
                     gaps["swapped to painted"].append(seen - times["swapped"])
             if len(swaps) == len(pages) and all(swaps):
                 in_dom.append(max(swaps) - sent)
@@ -297,7 +309,8 @@ def rows(result: dict) -> list[tuple[str, str, str, bool | None]]:
                     f"{statistics.median(xs):.0f} ms; swapped: {how})", None))  # fmt: skip
     said = {
         "answered": "the command answered",
-        "event": "the message (the view) in the page",
+        "figures": "the money (its figures event) in the page",
+        "event": "the view (or its parts) in the page",
         "fragment": "a fragment it asked for, received",
         "swapped": "the figure in its document",
         "painted": "painted",

@@ -188,6 +188,18 @@
     drawnAt = version;
     doc.documentElement.setAttribute("data-pushed", "parts");
   }
+  // The money of a change, sent before its view is rendered (banker/web/common/pushed.py's
+  // figures): each element of an id given takes its new text at once, when newer than the
+  // page's view and no tap of its own is in flight. The view follows and is swapped as ever.
+  function figures(data) {
+    var lines = data.split("\n"), version = +lines[0];
+    if (!(version > shown()) || tapInFlight()) return;
+    for (var i = 1; i < lines.length; i++) {
+      var at = lines[i].indexOf(" "), el = doc.getElementById(lines[i].slice(0, at));
+      var text = lines[i].slice(at + 1);
+      if (el && el.textContent !== text) el.textContent = text;
+    }
+  }
   // A live part's request asks with its link as the page now has it (htmx keeps the one it
   // first read; parts() brings the version in it up to date).
   doc.addEventListener("htmx:configRequest", function (e) {
@@ -284,6 +296,7 @@
       named = said[1] || ""; // this page's taps name its stream: their answer is its view
     });
     s.onmessage = function (e) { told(+e.data); };
+    s.addEventListener("figures", function (e) { figures(e.data); });
     s.addEventListener("parts", function (e) { parts(e.data, +e.lastEventId); });
     s.addEventListener("swap", function (e) { pushed(e.data, +e.lastEventId, 0); });
     s.addEventListener("follow", function (e) { pushed(e.data, +e.lastEventId, 1); });

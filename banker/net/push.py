@@ -10,6 +10,9 @@ A stream says, as SSE events:
   is open: the page knows push works. A page's tap names its stream (`Hub.tap`, header
   X-Banker-Stream): its answer is the page's view, so the stream is not rendered for until the
   tap is answered (the view was rendered twice for the page that acted, the push ignored);
+- `figures` the moment a change is committed, before any view is rendered, to each stream
+  with a view: the cash its page shows that changed (banker.net.figures), which the page
+  writes in at once; its view follows as below;
 - `swap` (`id:` the version, data: the HTML the page swaps in) whenever the game moves on, for
   a page that says which view it shows (`?as=`: the Banker's screen, `view` for a player's
   page, `screen` for the big screen): the change itself, rendered by the web app once per
@@ -77,10 +80,17 @@ import threading
 import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
-from typing import NamedTuple
 
-from banker.net import clients, parts, refusals
-from banker.net.streams import Stream, data_lines, known_version, query_value
+from banker.net import clients, figures, parts
+from banker.net.streams import (
+    Page,
+    Stream,
+    data_lines,
+    known_version,
+    query_value,
+    refuse,
+    until_disconnect,
+)
 from banker.store import FOLLOWING_SECONDS, GameNotFound, same_token
 from banker.web.common import seats
 from banker.web.common.hygiene import SECURITY_HEADERS
@@ -92,20 +102,6 @@ _STREAM_HEADERS = [
     (b"cache-control", b"no-store"),
     (b"x-accel-buffering", b"no"),  # nginx: pass each event on at once
 ]
-
-
-class Page(NamedTuple):
-    """What the web app's renderer is asked for: the view a stream's page shows, as of
-    `since` (the version the page has; None: unknown), with the stream's own request
-    (`environ`: its link, cookie, host and client, as the page's own poll would send them).
-    `follow`: drawn again at the same version (a phone started or stopped following)."""
-
-    kind: str  # "games", "join", "display"
-    key: str  # the game id (the Banker's) or the page's token
-    view: str  # the stream's ?as=
-    since: int | None
-    follow: bool
-    environ: dict
 
 
 # Audiences rendered first to last: the cheapest to render first (a player's view, then the big
@@ -131,6 +127,9 @@ class Hub:
         # The web app's renderer (banker.web.common.pushed): Page -> the HTML the page swaps
         # in, or None (the page then asks). Without one, streams say versions only.
         self.render = app.extensions.get("banker.push.render")
+        # The money of a change, sent before its views are rendered (banker.net.figures).
+        shown = app.extensions.get("banker.push.figures")
+        self.figures = None if shown is None else figures.Figures(shown)
         self.environ = None  # scope -> a WSGI environ (banker.net.site sets it)
         self.rendering: set[str] = set()  # games whose render task runs
         # Each game's audiences' latest view as sent (banker.net.parts.Drawn), the next one's
@@ -197,7 +196,18 @@ class Hub:
                 continue
             stream.wake(None if what == "version" else what)
         if rendered:
+            if what == "version" and self.figures is not None:
+                self._tell_figures(game_id)
             self._render_soon(game_id)
+
+    def _tell_figures(self, game_id: str) -> None:
+        """(On the loop, the moment a change is committed.) The money first (banker.net.figures).
+        The state is in memory: its commit has just put it there, and its streams keep it."""
+        try:
+            state = self.store.state(game_id)
+        except GameNotFound:
+            return
+        self.figures.tell(game_id, state, self.games.get(game_id, ()))
 
     # -- rendering (in the worker threads) ---------------------------------------------------
 
@@ -343,7 +353,7 @@ class Hub:
         headers = dict(scope["headers"])
         who = await loop.run_in_executor(self.pool, self._who, kind, key, headers.get(b"cookie"))
         if who is None:
-            await _refuse(send, 403, "link_not_allowed", "This link does not open this game.")
+            await refuse(send, 403, "link_not_allowed", "This link does not open this game.")
             return
         peer = (scope.get("client") or ("", 0))[0]
         client = clients.client_key(
@@ -351,7 +361,7 @@ class Hub:
         )
         if client != clients.LOCAL and self.clients[client] >= self.limits.streams_per_client:
             said = "This address follows too many pages at once; close some."
-            await _refuse(send, 429, "too_many_streams", said, 30)
+            await refuse(send, 429, "too_many_streams", said, 30)
             return
         game, player, token = who
         stream = Stream(game, player, token, known_version(headers, scope["query_string"]))
@@ -365,7 +375,7 @@ class Hub:
         if connection is not None:
             connection.on_lost = stream.close
         else:  # another server: its disconnect message says the page went
-            watch = loop.create_task(_until_disconnect(receive, stream))
+            watch = loop.create_task(until_disconnect(receive, stream))
         try:
             await self._serve(stream, send)
         finally:
@@ -448,6 +458,8 @@ class Hub:
             if not streams:
                 del self.games[stream.game]
                 self.drawn.pop(stream.game, None)
+                if self.figures is not None:
+                    self.figures.drop(stream.game)
         self.clients[client] -= 1
         if self.clients[client] <= 0:
             del self.clients[client]
@@ -482,15 +494,3 @@ class Hub:
         except GameNotFound:
             pass
         return None
-
-
-async def _until_disconnect(receive, stream: Stream) -> None:
-    while (await receive())["type"] != "http.disconnect":
-        pass
-    stream.close()
-
-
-async def _refuse(send, status: int, code: str, message: str, retry: int | None = None) -> None:
-    headers, data = refusals.parts(status, True, retry, code=code, message=message)
-    await send({"type": "http.response.start", "status": status, "headers": headers})
-    await send({"type": "http.response.body", "body": data})

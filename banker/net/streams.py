@@ -1,10 +1,28 @@
 """One push stream as the hub keeps it (banker.net.push): whose it is, what it has been told, and
-what its request says (the version its page has, the view it shows)."""
+what its request says (the version its page has, the view it shows); the page whose view the
+web app's renderer is asked for (`Page`); a stream refused, or ended by its page."""
 
 from __future__ import annotations
 
 import asyncio
 import secrets
+from typing import NamedTuple
+
+from banker.net import refusals
+
+
+class Page(NamedTuple):
+    """What the web app's renderer is asked for: the view a stream's page shows, as of
+    `since` (the version the page has; None: unknown), with the stream's own request
+    (`environ`: its link, cookie, host and client, as the page's own poll would send them).
+    `follow`: drawn again at the same version (a phone started or stopped following)."""
+
+    kind: str  # "games", "join", "display"
+    key: str  # the game id (the Banker's) or the page's token
+    view: str  # the stream's ?as=
+    since: int | None
+    follow: bool
+    environ: dict
 
 
 class Stream:
@@ -78,3 +96,17 @@ def query_value(query: bytes, name: str) -> str:
         if key == name:
             return value.replace("%3A", ":").replace("%3a", ":")
     return ""
+
+
+async def until_disconnect(receive, stream: Stream) -> None:
+    """(Another server than banker's.) The stream closed when its page goes."""
+    while (await receive())["type"] != "http.disconnect":
+        pass
+    stream.close()
+
+
+async def refuse(send, status: int, code: str, message: str, retry: int | None = None) -> None:
+    """A stream refused: the server's own refusal (banker.net.refusals)."""
+    headers, data = refusals.parts(status, True, retry, code=code, message=message)
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": data})

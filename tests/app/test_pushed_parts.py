@@ -284,3 +284,34 @@ def test_a_pushed_view_that_cannot_be_drawn_is_none_and_only_a_fault_is_logged(
         "Exception on /display/…/version [GET]"
     ]
     assert "RuntimeError: a fault in the view" in caplog.text
+
+
+# -- the money first (the `figures` event, sent before the views are rendered) ------------------
+
+CASH_ELEMENT = re.compile(r'id="((?:my|strip|other|person)-cash(?:-p\d+)?)"[^>]*>([^<]*)<')
+
+
+@pytest.mark.parametrize("options", [None, {"options": {"private_cash": True}}])
+def test_the_money_sent_first_is_what_each_pages_view_shows_and_only_what_its_seat_may_see(
+    app, client, store, options
+):
+    """pushed.figures gives each audience exactly the cash elements its view has, with their
+    text: every one of them and no other (under private_cash, a player's page only its own
+    figure, the big screen none), through a played game."""
+    gid, pages = _audiences(client, store, options)
+    seats = [store.player_by_token(key)[1] if kind == "join" else None
+             for kind, key, _, _ in pages]  # fmt: skip
+    ids: list[set] = [set() for _ in pages]
+    for _ in accepted_changes(store, gid, random.Random(7), 60):
+        state = store.state(gid)
+        for i, ((kind, *_), seat, view) in enumerate(zip(
+                pages, seats, _views(app, pages, store.version(gid)), strict=True)):  # fmt: skip
+            shown = dict(CASH_ELEMENT.findall(view))
+            assert pushed.figures(state, kind, seat) == shown, (kind, seat)
+            ids[i] |= set(shown)
+    players = ("p1", "p2", "p3", "p4")
+    assert ids[0] == {f"strip-cash-{p}" for p in players}  # the Banker sees everyone's
+    for seat, seen in zip(players, ids[1:5], strict=True):
+        others = set() if options else {f"other-cash-{p}" for p in players if p != seat}
+        assert seen == {"my-cash"} | others
+    assert ids[5] == (set() if options else {f"person-cash-{p}" for p in players})

@@ -379,3 +379,40 @@ def test_a_change_pushed_while_a_tap_is_in_flight_is_swapped_in_after_its_answer
     # Bob's answer (his bid of 10) is swapped in, then the newer view held meanwhile.
     expect(bob.locator("#high-bid")).to_contain_text("20 by Cat", timeout=3000)
     assert seen == []  # nothing asked: the page was told everything
+
+
+@pytest.fixture
+def slow_views(live_server):
+    """Each view pushed 1.5 s after its change, for this test (the render thread sleeps)."""
+    hub = live_server.app.extensions["banker.push"]
+    render = hub.render
+
+    def late(page):
+        time.sleep(1.5)
+        return render(page)
+
+    hub.render = late
+    yield
+    hub.render = render
+
+
+def test_the_money_of_a_change_is_on_every_page_before_its_view_is_rendered(
+    live_server, new_api_game, phone, browser, slow_views
+):
+    """The figures come first (static/refresh.js sets each element's text); the view follows
+    and is swapped in as ever; a page's version is the view's, not the figures'."""
+    game, g, big, pages = three_pages(live_server, new_api_game, phone, browser)
+    version = live_server.store.version(g.id)
+    pay(live_server, game, 211)  # Ann: 1,711
+    money = {"banker": "#strip-cash-p1", "player": "#other-cash-p1", "display": "#person-cash-p1"}
+    for name, page in pages.items():
+        expect(page.locator(money[name])).to_have_text("1,711", timeout=1000)
+        # no view yet: the page still says the version it had
+        assert page.locator("[data-version]").first.get_attribute("data-version") == str(version)
+    for page in pages.values():
+        expect(page.locator("[data-version]").first).to_have_attribute(
+            "data-version", str(version + 1), timeout=5000)  # fmt: skip
+    expect(pages["player"].locator("#table-view")).to_contain_text("211")  # the view's news
+    for name, page in pages.items():
+        expect(page.locator(money[name])).to_have_text("1,711")
+    big.close()

@@ -212,6 +212,47 @@ def test_each_page_is_sent_its_own_view_of_the_change_and_asks_for_nothing(serve
     assert [e for e in got["story"] if ":" not in e] == [{"id": str(v), "data": str(v)}]
 
 
+def figures(events: list[dict]) -> list[str]:
+    """The `figures` events' data among a stream's events."""
+    return [e["data"] for e in events if e.get("event") == "figures"]
+
+
+def test_the_money_of_a_change_reaches_every_page_first_then_only_what_changed(server, stream):
+    """Before any view is rendered, each page with a view is sent the cash it shows (the
+    version, then each element's id and text), the first time all of it, then only what
+    changed; a change of no money sends none; a page showing no view, nothing."""
+    g = new_game(server.url)
+    command(server.url, g, {"type": "start", "first": "p1"})
+    pages = {
+        "ann": stream(f"/join/{g['players'][0]['token']}/events?v=1&as=view"),
+        "bob": stream(f"/join/{g['players'][1]['token']}/events?v=1&as=view"),
+        "banker": stream(f"/games/{g['game_id']}/events?v=1&as=table", banker_cookie(g)),
+        "screen": stream(display_path(g)),
+        "story": stream(f"/join/{g['players'][0]['token']}/events?v=1"),
+    }
+    for s in pages.values():
+        s.events(0.3)
+    v = command(server.url, g, {"type": "adjust", "player": "p1", "amount": 123, "reason": "x"})
+    got = {name: s.events(1.0) for name, s in pages.items()}
+    assert {name: figures(events) for name, events in got.items()} == {
+        "ann": [f"{v}\nmy-cash 1,623\nother-cash-p2 1,500"],
+        "bob": [f"{v}\nother-cash-p1 1,623\nmy-cash 1,500"],
+        "banker": [f"{v}\nstrip-cash-p1 1,623\nstrip-cash-p2 1,500"],
+        "screen": [f"{v}\nperson-cash-p1 1,623\nperson-cash-p2 1,500"],
+        "story": [],
+    }
+    for name in ("ann", "bob", "banker", "screen"):  # the money first, then the view
+        kinds = [e.get("event") for e in got[name] if ":" not in e]
+        assert kinds == ["figures", "swap"], (name, kinds)
+    v = command(server.url, g, {"type": "adjust", "player": "p2", "amount": 7, "reason": "x"})
+    got = {name: figures(s.events(1.0)) for name, s in pages.items()}
+    assert got == {"ann": [f"{v}\nother-cash-p2 1,507"], "bob": [f"{v}\nmy-cash 1,507"],
+                   "banker": [f"{v}\nstrip-cash-p2 1,507"],
+                   "screen": [f"{v}\nperson-cash-p2 1,507"], "story": []}  # fmt: skip
+    command(server.url, g, {"type": "move", "player": "p2", "position": 5, "reason": "x"})
+    assert all(figures(s.events(1.0)) == [] for s in pages.values())  # no money moved
+
+
 def test_every_seats_stream_carries_no_other_players_cash_with_private_cash(server, stream):
     asked = {"players": ["Ann", "Bob", "Cat"], "options": {"private_cash": True}}
     status, _, g = call(f"{server.url}/api/v1/games", "POST", asked)
@@ -302,7 +343,8 @@ def test_a_pages_own_tap_is_its_view_and_its_stream_is_not_rendered_for_it_again
     bob.events(0.3)
     assert tap(server, g, name, 7) == 200
     assert [e["id"] for e in views(bob.events(1.0))] == [str(v + 1)]
-    assert views(banker.events(0.8)) == []  # its answer was its view
+    told = banker.events(0.8)
+    assert views(told) == [] and figures(told) == []  # its answer was its view
     # A tap naming no stream of this game holds nothing back: the page's stream is sent it.
     assert tap(server, g, "not-a-stream-name", 8) == 200
     assert [e["id"] for e in views(banker.events(1.0))] == [str(v + 2)]

@@ -17,6 +17,14 @@ seat's own page would show (private cash included), and the big screen only what
 None when there is nothing to swap (a refusal, a game moved elsewhere: the page then asks and
 is told by the app).
 
+Before any view is rendered, `figures(state, kind, player)` (the app's "banker.push.figures")
+gives each page the money it shows, so that a change of cash is on every screen at once, not
+after the renders (about 10 ms for a table of six pages): every player's cash as that page's seat
+may see it (`rules.view_for`: under `private_cash`, a player's page holds only its own figure,
+the big screen none), by the id of the element that shows it there, as the templates write it
+(`money`). A figure is an early copy of what the view that follows shows
+(tests/app/test_pushed_parts.py holds each to its view's element).
+
 A page's own tap names its stream (static/refresh.js sends the name its stream's `ready` gave,
 header X-Banker-Stream): `tapped` (on the command path, before the command is executed) holds
 that stream from the renders and `answered` lets it go when the request ends, with the version
@@ -33,11 +41,18 @@ from urllib.parse import quote
 
 from flask import Flask, current_app, g, has_request_context, request
 
+from banker.rules import view_for
 from banker.web.common import hygiene
+from banker.web.common.present import money
 
 SCREENS = ("table", "board", "history", "trade", "player")
 TAP_HEADER = "X-Banker-Stream"
 VIEWS = {"join": "view", "display": "screen"}
+# The element that shows a player's cash on each audience's pages, by the player's id (the
+# templates' ids: the Banker's list of players, the others' on a player's phone, the big
+# screen's people), and a player's own on their phone.
+CASH_IDS = {"games": "strip-cash-{}", "join": "other-cash-{}", "display": "person-cash-{}"}
+OWN_CASH_ID = "my-cash"
 
 
 def request_of(page) -> tuple[str, str] | None:
@@ -101,6 +116,21 @@ def _view(app: Flask, environ: dict) -> str | None:
     return response.get_data(as_text=True) or None
 
 
+def figures(state: dict, kind: str, player: str | None) -> dict[str, str]:
+    """The cash the pages of an audience (`kind` of its stream: "games" the Banker's, "join" a
+    player's, `player` theirs, "display" the big screen) show, as they show it, by the id of its
+    element: only what that seat may see."""
+    viewer = {"games": "banker", "display": "display"}.get(kind, player)
+    if viewer is None or kind not in CASH_IDS:
+        return {}
+    shown = {}
+    for p in view_for(state, viewer)["players"]:
+        if p["cash"] is not None:
+            at = OWN_CASH_ID if kind == "join" and p["id"] == player else CASH_IDS[kind]
+            shown[at.format(p["id"])] = money(p["cash"])
+    return shown
+
+
 def tapped(game_id: str, seat: str) -> None:
     """(Before a command from a page is executed.) Hold the page's stream from the renders until
     the request ends (`answered`): the page's answer is its view."""
@@ -131,3 +161,4 @@ def _answered(error=None) -> None:
 def install(app: Flask) -> None:
     app.teardown_request(_answered)
     app.extensions["banker.push.render"] = functools.partial(render, app)
+    app.extensions["banker.push.figures"] = figures
