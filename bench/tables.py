@@ -59,14 +59,16 @@ _VERSION = re.compile(rb'^\{"version":(\d+)')
 
 class Device:
     """One page's push stream: the times each version's message arrived whole (its view, when
-    the device asks for one), and how many of them carried a rendered view."""
+    the device asks for one), how many of them carried a rendered view, and how many the money
+    sent before it (`figures`)."""
 
-    __slots__ = ("path", "cookie", "view", "seen", "rendered", "reader", "writer", "ok")
+    __slots__ = ("path", "cookie", "view", "seen", "rendered", "figured", "reader", "writer",
+                 "ok")  # fmt: skip
 
     def __init__(self, path: str, cookie: str = "", view: str = ""):
         self.path, self.cookie, self.view = path, cookie, view
         self.seen: dict[int, float] = {}
-        self.rendered = 0
+        self.rendered = self.figured = 0  # views, and the money sent before them (figures)
         self.reader = self.writer = None
         self.ok = False
 
@@ -94,6 +96,7 @@ class Device:
                 for m in _ID.finditer(whole):
                     self.seen.setdefault(int(m.group(1)), now)
                 self.rendered += whole.count(b"\nevent: swap\n")
+                self.figured += whole.count(b"event: figures\n")
         except (ConnectionError, asyncio.CancelledError):
             return
 
@@ -303,6 +306,7 @@ async def run(port: int, pid: int, games: list[dict], idle: float, seconds: floa
         "load_wall": load_wall, "commands": sorted(commander.times), "errors": commander.errors,
         "delays": sorted(delays), "missed": missed, "stalls": stalls, "views": views,
         "rendered": sum(d.rendered for d in every),
+        "figured": sum(d.figured for d in every),
         "loadavg": os.getloadavg(),
     }  # fmt: skip
 
@@ -358,6 +362,8 @@ def rows(r: dict) -> list[tuple[str, str, str, bool | None]]:
     per_device = 1000 * r["idle_cpu"] / r["idle_wall"] / max(1, r["devices"])
     cmd95, got95 = pct(r["commands"], 0.95), pct(r["delays"], 0.95)
     rendered = f", {r['rendered']:,} views rendered" if r.get("views") else ""
+    if r.get("views"):  # the money first, while the render thread had no game waiting
+        rendered += f" ({r.get('figured', 0):,} after the money first)"
     n = r["tables"]
     under_way = f" {r['played']:,} commands under way" if r.get("played") else ""
     return [

@@ -410,3 +410,25 @@ def test_a_tapping_pages_stream_is_held_until_the_tap_is_answered_then_sent_what
     assert views(banker.events(0.5)) == []
     v4 = command(inproc.url, g, adjust)  # and the stream follows the game again
     assert [e["id"] for e in views(banker.events(1.0))] == [str(v4)]
+
+
+def test_the_money_is_not_sent_first_while_other_games_wait_for_the_render_thread(inproc):
+    """A busy server (another game's views waiting for the render thread) sends the view alone:
+    the figures' second write to every stream is what it can least afford then."""
+    hub = inproc.hub
+    g = new_game(inproc.url)
+    v = command(inproc.url, g, {"type": "start", "first": "p1"})
+    bob = inproc.stream(f"/join/{g['players'][1]['token']}/events?v={v}&as=view")
+    bob.events(0.3)
+    adjust = {"type": "adjust", "player": "p2", "amount": 3, "reason": "x"}
+    hub.queued += 1  # as if another game's views were being rendered
+    try:
+        v1 = command(inproc.url, g, adjust)
+        told = bob.events(1.0)
+    finally:
+        hub.queued -= 1
+    assert [e["id"] for e in views(told)] == [str(v1)] and figures(told) == []
+    v2 = command(inproc.url, g, adjust)  # the render thread free again: the money first
+    told = bob.events(1.0)
+    assert figures(told) == [f"{v2}\nother-cash-p1 1,500\nmy-cash 1,506"]
+    assert [e["id"] for e in views(told)] == [str(v2)]
