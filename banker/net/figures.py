@@ -22,7 +22,8 @@ from banker.net.streams import Stream
 
 
 class Figures:
-    """Each game's figures as last sent to each seat, to send only what changed since."""
+    """Each game's figures as last sent to each seat, to send only what changed since (when
+    what a page shows is no longer known, all of them: a few bytes more)."""
 
     def __init__(self, shown: Callable[[dict, str, str | None], dict[str, str]]):
         self.shown = shown  # (state, kind, player) -> {element id: text}
@@ -35,6 +36,8 @@ class Figures:
         sent = self.sent.setdefault(game_id, {})
         said: dict[tuple, str] = {}
         for s in streams:
+            if s.taps:  # its page swaps its tap's answer: what it shows is no longer known
+                sent.pop((s.kind, s.player), None)
             if s.view is None or s.taps or s.closed:
                 continue
             if s.version is not None and s.version >= version:
@@ -54,5 +57,6 @@ class Figures:
                 s.wake()
 
     def drop(self, game_id: str) -> None:
-        """The game's last stream closed."""
+        """What the game's pages show is no longer known (a page opened, or was sent its view
+        without the figures first), or its last stream closed: all its figures go next time."""
         self.sent.pop(game_id, None)

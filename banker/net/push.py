@@ -10,9 +10,8 @@ A stream says, as SSE events:
   is open: the page knows push works. A page's tap names its stream (`Hub.tap`, header
   X-Banker-Stream): its answer is the page's view, so the stream is not rendered for until the
   tap is answered (the view was rendered twice for the page that acted, the push ignored);
-- `figures` the moment a change is committed, before any view is rendered, to each stream
-  with a view: the cash its page shows that changed (banker.net.figures), which the page
-  writes in at once; its view follows as below;
+- `figures` (banker.net.figures) at the commit, before the views: the money the page shows
+  that changed, which the page writes in at once; its view follows as below;
 - `swap` (`id:` the version, data: the HTML the page swaps in) whenever the game moves on, for
   a page that says which view it shows (`?as=`: the Banker's screen, `view` for a player's
   page, `screen` for the big screen): the change itself, rendered by the web app once per
@@ -127,8 +126,7 @@ class Hub:
         # The web app's renderer (banker.web.common.pushed): Page -> the HTML the page swaps
         # in, or None (the page then asks). Without one, streams say versions only.
         self.render = app.extensions.get("banker.push.render")
-        # The money of a change, sent before its views are rendered (banker.net.figures).
-        shown = app.extensions.get("banker.push.figures")
+        shown = app.extensions.get("banker.push.figures")  # the money, before the views
         self.figures = None if shown is None else figures.Figures(shown)
         self.environ = None  # scope -> a WSGI environ (banker.net.site sets it)
         self.rendering: set[str] = set()  # games whose render task runs
@@ -196,22 +194,22 @@ class Hub:
                 continue
             stream.wake(None if what == "version" else what)
         if rendered:
-            if what == "version" and self.figures is not None and not self.queued:
+            if self.figures is not None and what == "version":
                 self._tell_figures(game_id)
             self._render_soon(game_id)
 
     def _tell_figures(self, game_id: str) -> None:
-        """(On the loop, the moment a change is committed, while no game waits for the render
-        thread.) The money first (banker.net.figures). Not when the render thread is busy:
-        then the server is near its limit, and the figures' second write to every stream cost
-        each change of 1,000 tables 0.7-0.9 ms more CPU (p95 of a view 58 ms without them,
-        500 ms with). The state is in memory: its commit has just put it there, and its
-        streams keep it."""
-        try:
-            state = self.store.state(game_id)
-        except GameNotFound:
+        """(On the loop, the moment a change is committed.) The money first (banker.net.figures),
+        unless other games wait for the render thread: near its limit, the figures' second
+        write to every stream cost a change of 1,000 tables 0.7-0.9 ms more (the views' p95
+        58 ms without them, 500 ms with). The state is in memory: its commit put it there."""
+        if self.queued:
+            self.figures.drop(game_id)  # its views alone: the next change says all
             return
-        self.figures.tell(game_id, state, self.games.get(game_id, ()))
+        try:
+            self.figures.tell(game_id, self.store.state(game_id), self.games.get(game_id, ()))
+        except GameNotFound:
+            pass
 
     # -- rendering (in the worker threads) ---------------------------------------------------
 
@@ -443,6 +441,8 @@ class Hub:
 
     def _open(self, stream: Stream, client: str) -> None:
         self.games.setdefault(stream.game, set()).add(stream)
+        if self.figures is not None:
+            self.figures.drop(stream.game)  # the page shows what it loaded
         self.store.live(stream.game, 1)  # its state stays in memory while followed
         if stream.view is not None:
             self.named[stream.sid] = stream

@@ -315,3 +315,49 @@ def test_the_money_sent_first_is_what_each_pages_view_shows_and_only_what_its_se
         others = set() if options else {f"other-cash-{p}" for p in players if p != seat}
         assert seen == {"my-cash"} | others
     assert ids[5] == (set() if options else {f"person-cash-{p}" for p in players})
+
+
+def test_the_money_first_is_only_what_changed_and_all_of_it_when_a_page_may_show_otherwise():
+    """banker.net.figures: a seat is sent the figures that changed since the last sent to it;
+    all of them again once what its pages show is no longer known (a tap's answer swapped in,
+    a page opened, a change sent without them), and none to a page already at the version."""
+    from banker.net.figures import Figures
+    from banker.net.streams import Stream
+
+    def stream(player, version=1):
+        s = Stream("g", player, "t", version)
+        s.kind, s.view = ("join", "view") if player else ("games", "table")
+        return s
+
+    def state(version, ann, bob):
+        players = [{"id": "p1", "cash": ann}, {"id": "p2", "cash": bob}]
+        return {"version": version, "players": players}
+
+    shown = {"games": lambda s: {f"strip-cash-{p['id']}": str(p["cash"]) for p in s["players"]},
+             "join": lambda s: {"my-cash": str(s["players"][1]["cash"])}}  # fmt: skip
+    figures = Figures(lambda s, kind, player: shown[kind](s))
+    banker, bob = stream(None), stream("p2")
+
+    def told(version, ann, bob_cash, *streams):
+        for s in streams:
+            s.outbox.clear()
+        figures.tell("g", state(version, ann, bob_cash), streams)
+        return [s.outbox for s in streams]
+
+    assert told(2, 1500, 1500, banker, bob) == [
+        ["event: figures\ndata: 2\ndata: strip-cash-p1 1500\ndata: strip-cash-p2 1500\n\n"],
+        ["event: figures\ndata: 2\ndata: my-cash 1500\n\n"],
+    ]
+    assert told(3, 1600, 1500, banker, bob) == [
+        ["event: figures\ndata: 3\ndata: strip-cash-p1 1600\n\n"], []]  # fmt: skip
+    bob.taps = 1  # Bob's tap is being answered: his page shows its answer
+    assert told(4, 1600, 1400, banker, bob) == [
+        ["event: figures\ndata: 4\ndata: strip-cash-p2 1400\n\n"], []]  # fmt: skip
+    bob.taps = 0
+    assert told(5, 1600, 1400, banker, bob) == [
+        [], ["event: figures\ndata: 5\ndata: my-cash 1400\n\n"]]  # fmt: skip
+    figures.drop("g")  # a page opened: every figure of every seat next time
+    all_of_them = "data: strip-cash-p1 1600\ndata: strip-cash-p2 1400\n"
+    assert told(6, 1600, 1400, banker, bob)[0] == [f"event: figures\ndata: 6\n{all_of_them}\n"]
+    bob.version = 7  # a page already at the version is sent nothing
+    assert told(7, 1700, 1400, bob) == [[]]
