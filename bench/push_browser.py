@@ -230,11 +230,8 @@ def measure(url: str, changes: int = 40, seed: int = 1, server_pid: int | None =
                         steps[name].append(times[name] - sent)
                 swaps.append(times.get("swapped"))
                 asked += bool(times.get("fragment"))
-                first = (
-                    min(t for t in (times.get("figures"), times.get("event")) if t)
-                    if times.get("figures") or times.get("event")
-                    else None
-                )
+                heard = (times.get("figures"), times.get("event"))
+                first = min((t for t in heard if t), default=None)
                 if first and times.get("swapped"):
                     gaps["message to swapped"].append(times["swapped"] - first)
                     gaps["swapped to painted"].append(seen - times["swapped"])

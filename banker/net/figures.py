@@ -38,7 +38,8 @@ class Figures:
         for s in streams:
             if s.taps:  # its page swaps its tap's answer: what it shows is no longer known
                 sent.pop((s.kind, s.player), None)
-            if s.view is None or s.taps or s.closed:
+                continue
+            if s.view is None or s.closed:
                 continue
             if s.version is not None and s.version >= version:
                 continue

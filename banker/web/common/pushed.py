@@ -121,8 +121,6 @@ def figures(state: dict, kind: str, player: str | None) -> dict[str, str]:
     player's, `player` theirs, "display" the big screen) show, as they show it, by the id of its
     element: only what that seat may see."""
     viewer = {"games": "banker", "display": "display"}.get(kind, player)
-    if viewer is None or kind not in CASH_IDS:
-        return {}
     shown = {}
     for p in view_for(state, viewer)["players"]:
         if p["cash"] is not None:
