@@ -44,28 +44,27 @@ change against 13 in one thread: bench.tables).
 The page's side is static/refresh.js (every live page loads it: kept small, its account is
 here). A tap always wins over a live refresh (an htmx request of an element marked
 `data-refresh`, or a pushed swap): a refresh is not sent and a pushed view not swapped while a
-tap is in flight (unanswered for at most 15 s; the newest pushed view is swapped after the
-tap's answer when it is newer than it), a refresh's answer is not swapped when a tap was sent
-after it, and nothing is aborted (htmx logs an aborted request as a console error); taps drop
-a second tap of their own (hx-sync). A pushed view is swapped as htmx swaps an answer
-(`htmx.swap`: its out-of-band parts too), after static/typing.js kept the fields being typed
-(its `banker:beforePush` event), and only when newer than the page's (`data-version`); the
-parts likewise, when the page shows the view the stream last brought (no answer of its own
-swapped since), but by refresh.js itself, each element put in place of the one of its id as
-htmx swaps out of band (its fields being typed moved in live, an element of a chart read as
-SVG, the new elements that carry a link, a form or a request set up by htmx): htmx's swap
-around it (its events, settling) took three to eight times as long in Chromium; the page then
-writes the new version where it keeps it (`data-version`,
-forms' `expected_version` and `seen`, the live parts' links). A page
-in a state of its own that the server does not know (the Banker's first die tapped, an open
-"are you sure?") asks for its part instead, with that state, as before. The Banker's pages
-reopen their stream with the new `?as=` when they move to another screen. Each part marked
-`data-live` without a view (the story) reads the page again when told a version. A request
-already in flight when an event comes or held back by a tap would leave the page behind: after
-every answer the page compares its version with the latest said and asks again. It opens a
-fresh stream whenever it becomes visible or online again. Where push is blocked (no
-EventSource, a proxy that holds the stream back: no `ready` in 5 s, a refusal) it polls every
-`data-poll` ms instead, as before push; `<html data-push="push|poll">` says which.
+tap is in flight (unanswered for at most 15 s; the newest pushed view is swapped after the tap's
+answer when it is newer than it), a refresh's answer is not swapped when a tap was sent after
+it, and nothing is aborted (htmx logs an aborted request as a console error); taps drop a second
+tap of their own (hx-sync). A pushed view is swapped as htmx swaps an answer (`htmx.swap`: its
+out-of-band parts too), after static/typing.js kept the fields being typed (its
+`banker:beforePush` event), and only when newer than the page's (`data-version`); the parts
+likewise, when the page shows the view the stream last brought (no answer of its own swapped
+since), but by refresh.js itself, each element put in place of the one of its id as htmx swaps
+out of band (its fields being typed moved in live, an element of a chart read as SVG, the new
+elements that carry a link, a form or a request set up by htmx): htmx's swap around it (its
+events, settling) took three to eight times as long in Chromium; the page then writes the new
+version where it keeps it (`data-version`, forms' `expected_version` and `seen`, the live parts'
+links). A page in a state of its own that the server does not know (the Banker's first die
+tapped, an open "are you sure?") asks for its part instead, with that state, as before. The
+Banker's pages reopen their stream with the new `?as=` when they move to another screen. Each
+part marked `data-live` without a view (the story) reads the page again when told a version. A
+request already in flight when an event comes or held back by a tap would leave the page behind:
+after every answer the page compares its version with the latest said and asks again. It opens a
+fresh stream whenever it becomes visible or online again. Where push is blocked (no EventSource,
+a proxy that holds the stream back: no `ready` in 5 s, a refusal) it polls every `data-poll` ms
+instead, as before push; `<html data-push="push|poll">` says which.
 
 The store tells the hub of every change (`Store.watchers`, called from the worker thread that
 committed it); the hub wakes the streams of that game on the event loop. A stream costs a
@@ -296,23 +295,24 @@ class Hub:
     def _deliver(self, version: int, follow: bool, streams: list, html: str | None,
                  changed: str | None, was: int | None, taken: threading.Event) -> None:  # fmt: skip
         """(On the loop) a rendered view to its streams that have not had it: the parts that
-        changed (`changed`, against the view at version `was`), then the whole view (a page
-        that holds another view than the hub drew swaps it whole)."""
+        changed (against the view at version `was`), then the whole view (for a page holding
+        another view). A stream still sending what came before (a page reading slowly or
+        never) keeps only the newest whole view: one view held, however long unread."""
         if html is None:
-            said = f"id: {version}\ndata: {version}\n\n"
+            said = whole = f"id: {version}\ndata: {version}\n\n"
         else:
             kind = "follow" if follow else "swap"
-            said = f"id: {version}\nevent: {kind}\ndata: {data_lines(html)}\n\n"
+            said = whole = f"id: {version}\nevent: {kind}\ndata: {data_lines(html)}\n\n"
             if changed is not None:
                 parts_said = f"data: {was}\ndata: {data_lines(changed)}\n\n"
-                said = f"id: {version}\nevent: parts\n{parts_said}" + said
+                said = f"id: {version}\nevent: parts\n{parts_said}" + whole
         for s in streams:
             if s.closed or (s.version is not None and s.version > version):
                 continue
             if s.version == version and not follow:
                 continue
             s.version = version
-            s.outbox.append(said)
+            s.outbox = [whole] if s.outbox else [said]
             s.wake()
         taken.set()
 

@@ -432,3 +432,36 @@ def test_the_money_is_not_sent_first_while_other_games_wait_for_the_render_threa
     told = bob.events(1.0)
     assert figures(told) == [f"{v2}\nother-cash-p1 1,500\nmy-cash 1,506"]
     assert [e["id"] for e in views(told)] == [str(v2)]
+
+
+def test_a_stream_never_read_holds_only_the_newest_view_however_many_changes(inproc):
+    """A patient stranger opens a player's stream and never reads it: once the sockets'
+    buffers are full, each change's view waits in the hub for a stream that cannot take it.
+    It holds the newest whole view only (not every change's parts and view), and a page that
+    reads again is sent it."""
+    g = new_game(inproc.url)
+    v = command(inproc.url, g, {"type": "start", "first": "p1"})
+    port = int(inproc.url.rsplit(":", 1)[1])
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.connect(("127.0.0.1", port))
+    token = g["players"][1]["token"]
+    sock.sendall(f"GET /join/{token}/events?v={v}&as=view HTTP/1.1\r\nHost: t\r\n\r\n".encode())
+    time.sleep(0.3)
+    (stream,) = [s for s in inproc.hub.games[g["game_id"]] if s.token == token]
+    adjust = {"type": "adjust", "player": "p1", "amount": 1, "reason": "x" * 200}
+    held = []
+    for _ in range(1500):
+        last = command(inproc.url, g, adjust)
+        held.append(sum(len(m) for m in list(stream.outbox)))
+    time.sleep(0.5)
+    assert stream.outbox, "the sockets' buffers are full: the hub holds what waits"
+    (waiting,) = stream.outbox  # one message: the newest whole view
+    assert waiting.startswith(f"id: {last}\nevent: swap\n")
+    assert max(held) <= 2 * len(waiting) + 1000  # never more than about a view
+    sock.setblocking(True)
+    sock.settimeout(5)
+    got = b""
+    while f"id: {last}\nevent: swap".encode() not in got:
+        got += sock.recv(1 << 20)
+    sock.close()
