@@ -78,11 +78,11 @@ def test_expect_100_continue_with_a_fitting_body_and_its_token_is_continued(tmp_
 
 @pytest.mark.parametrize("kind", ["snapshot", "events", "history", "qr"])
 def test_a_long_games_costly_answers_asked_by_16_connections_leave_the_banker_answered(kind):
-    result = attack.costly_answers(kind, connections=16, seconds=3)
+    result = attack.costly_answers(kind, connections=16, seconds=3, back_within_mb=50)
     banker_held(result["watch"])
     assert set(result["answers"]) == {"200"}, result["answers"]
     before, _, later = result["rss"]
-    assert later - before < 50, result["rss"]
+    assert later - before < 50, result["rss"]  # within 10 s
 
 
 def test_answers_nobody_reads_are_cut_after_the_write_deadline_and_memory_comes_back():
