@@ -52,7 +52,9 @@ def _rules_refusal(s: dict, command: dict) -> Refusal | None:
     try:
         attempt(s, command)  # apply's own steps, on a copy thrown away
     except Refusal as e:
-        return e
+        # Without its traceback: held, it tied the caller's frames (and the states in them)
+        # into a reference cycle that only the garbage collector frees.
+        return e.with_traceback(None)
     return None
 
 

@@ -4,6 +4,8 @@ only when the rules would accept it, and each refused one with its reason — th
 
 from __future__ import annotations
 
+import gc
+
 from banker.rules import actions, allowed
 from tests.table_core import CoreGame
 
@@ -330,3 +332,22 @@ def test_a_declared_refusal_says_what_the_handler_says_beyond_the_buttons_target
     assert {"not_your_turn", "same_name", "duplicate_name", "not_with_teams", "no_deadline",
             "not_started"} <= {code for _, code in refused}, refused  # fmt: skip
     assert compared > 5000, compared
+
+
+def test_asking_what_every_seat_may_send_leaves_no_reference_cycle_behind():
+    """A refusal the core returns (not raises) carries no traceback: held, it tied the asking
+    frames, and the states in them, into a reference cycle only the garbage collector frees
+    (a live page asks at every change: the server's collector then had whole states to find)."""
+    g = started()
+    g.own("p2", *LIGHT_BLUE)
+    g.roll("p1", 1, 3)  # Income Tax: a debt, so that most commands are refused
+    gc.collect()
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for seat in ("p1", "p2", "p3", "banker"):
+            actions(g.state, seat)
+        assert gc.collect() == 0
+    finally:
+        if enabled:
+            gc.enable()
