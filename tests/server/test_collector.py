@@ -1,0 +1,65 @@
+"""The garbage collector kept from stalling the server (banker/net/collector.py): while it runs,
+CPython's own passes visit only young objects; what a reference cycle leaves behind among the
+older ones, or frozen, is freed by the sweep; CPython's thresholds come back when it stops."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import weakref
+
+from banker.net.collector import YOUNG_ONLY, Collector
+
+
+class Node:
+    """An object that can hold a reference to itself (a cycle only the collector frees)."""
+
+
+def _old_cycle() -> weakref.ref:
+    """A cycle that survived the young passes (as a request's objects alive across them), then
+    let go: only a pass over the older objects frees it."""
+    node = Node()
+    node.me = node
+    gc.collect(1)  # it survives both young generations: among the oldest now
+    return weakref.ref(node)
+
+
+def test_cpythons_own_passes_stay_young_and_an_old_cycle_waits_for_the_sweep():
+    thresholds = gc.get_threshold()
+    loop = asyncio.new_event_loop()
+    collector = Collector(freeze=0.05, sweep=0.3)
+    try:
+        collector.start(loop)
+        assert gc.get_threshold() == YOUNG_ONLY
+        dead = _old_cycle()
+        garbage = [Node() for _ in range(20_000)]  # many young passes, none of the oldest
+        del garbage
+        loop.run_until_complete(asyncio.sleep(0.12))  # freezes meanwhile
+        assert dead() is not None and collector.sweeps == 1  # only the first, at start
+        loop.run_until_complete(asyncio.sleep(0.35))
+        assert collector.sweeps >= 2 and dead() is None
+    finally:
+        collector.close()
+        loop.close()
+        gc.unfreeze()
+    assert gc.get_threshold() == thresholds
+
+
+def test_a_cycle_let_go_after_it_was_frozen_is_freed_by_the_sweep():
+    loop = asyncio.new_event_loop()
+    collector = Collector(freeze=0.05, sweep=0.12)
+    try:
+        collector.start(loop)
+        node = Node()
+        node.me = node
+        dead = weakref.ref(node)
+        loop.run_until_complete(asyncio.sleep(0.07))  # frozen while still held
+        del node
+        gc.collect()
+        assert dead() is not None  # out of every pass's reach, but the sweep's
+        loop.run_until_complete(asyncio.sleep(0.15))
+        assert collector.sweeps >= 2 and dead() is None
+    finally:
+        collector.close()
+        loop.close()
+        gc.unfreeze()
