@@ -22,8 +22,8 @@ freeze and 55 ms just before the next (bench.tables, second by second). One pass
 before each freeze instead stalled everything 100-180 ms every 10 s. So while the server runs,
 CPython's passes visit only the young (`YOUNG_ONLY`: what was made since its last pass, and
 what survived one), where nearly every reference cycle ends (a request's, a template's); the
-few that outlive two young passes wait for the sweep (a few kilobytes a second at a thousand
-tables: bench/RESULTS.md).
+few that outlive two young passes wait for the sweep (tens of kilobytes a second at a thousand
+tables' full load: bench/RESULTS.md).
 """
 
 from __future__ import annotations

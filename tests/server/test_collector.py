@@ -27,7 +27,7 @@ def _old_cycle() -> weakref.ref:
 def test_cpythons_own_passes_stay_young_and_an_old_cycle_waits_for_the_sweep():
     thresholds = gc.get_threshold()
     loop = asyncio.new_event_loop()
-    collector = Collector(freeze=0.05, sweep=0.3)
+    collector = Collector(freeze=0.05, sweep=1.0)
     try:
         collector.start(loop)
         assert gc.get_threshold() == YOUNG_ONLY
@@ -36,7 +36,7 @@ def test_cpythons_own_passes_stay_young_and_an_old_cycle_waits_for_the_sweep():
         del garbage
         loop.run_until_complete(asyncio.sleep(0.12))  # freezes meanwhile
         assert dead() is not None and collector.sweeps == 1  # only the first, at start
-        loop.run_until_complete(asyncio.sleep(0.35))
+        loop.run_until_complete(asyncio.sleep(1.0))
         assert collector.sweeps >= 2 and dead() is None
     finally:
         collector.close()
@@ -47,17 +47,17 @@ def test_cpythons_own_passes_stay_young_and_an_old_cycle_waits_for_the_sweep():
 
 def test_a_cycle_let_go_after_it_was_frozen_is_freed_by_the_sweep():
     loop = asyncio.new_event_loop()
-    collector = Collector(freeze=0.05, sweep=0.12)
+    collector = Collector(freeze=0.05, sweep=0.5)
     try:
         collector.start(loop)
         node = Node()
         node.me = node
         dead = weakref.ref(node)
-        loop.run_until_complete(asyncio.sleep(0.07))  # frozen while still held
+        loop.run_until_complete(asyncio.sleep(0.12))  # frozen while still held
         del node
         gc.collect()
         assert dead() is not None  # out of every pass's reach, but the sweep's
-        loop.run_until_complete(asyncio.sleep(0.15))
+        loop.run_until_complete(asyncio.sleep(0.6))
         assert collector.sweeps >= 2 and dead() is None
     finally:
         collector.close()
