@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import threading
 import weakref
 
 from banker.net.collector import YOUNG_ONLY, Collector
@@ -24,42 +25,61 @@ def _old_cycle() -> weakref.ref:
     return weakref.ref(node)
 
 
+def _on_a_loop_of_its_own(body, collector: Collector) -> None:
+    """`body(wait)` with `collector` started on a new loop in a thread of its own (`wait(s)`: that
+    loop runs for s seconds): a test before may have left this thread's loop running, as
+    Playwright's sync API does. The collector is closed and everything unfrozen after."""
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        loop = asyncio.new_event_loop()
+        try:
+            collector.start(loop)
+            body(lambda seconds: loop.run_until_complete(asyncio.sleep(seconds)))
+        except BaseException as e:  # raised again in the test's own thread
+            failed.append(e)
+        finally:
+            collector.close()
+            loop.close()
+            gc.unfreeze()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    if failed:
+        raise failed[0]
+
+
 def test_cpythons_own_passes_stay_young_and_an_old_cycle_waits_for_the_sweep():
     thresholds = gc.get_threshold()
-    loop = asyncio.new_event_loop()
     collector = Collector(freeze=0.05, sweep=1.0)
-    try:
-        collector.start(loop)
+
+    def body(wait) -> None:
         assert gc.get_threshold() == YOUNG_ONLY
         dead = _old_cycle()
         garbage = [Node() for _ in range(20_000)]  # many young passes, none of the oldest
         del garbage
-        loop.run_until_complete(asyncio.sleep(0.12))  # freezes meanwhile
+        wait(0.12)  # freezes meanwhile
         assert dead() is not None and collector.sweeps == 1  # only the first, at start
-        loop.run_until_complete(asyncio.sleep(1.0))
+        wait(1.0)
         assert collector.sweeps >= 2 and dead() is None
-    finally:
-        collector.close()
-        loop.close()
-        gc.unfreeze()
+
+    _on_a_loop_of_its_own(body, collector)
     assert gc.get_threshold() == thresholds
 
 
 def test_a_cycle_let_go_after_it_was_frozen_is_freed_by_the_sweep():
-    loop = asyncio.new_event_loop()
     collector = Collector(freeze=0.05, sweep=0.5)
-    try:
-        collector.start(loop)
+
+    def body(wait) -> None:
         node = Node()
         node.me = node
         dead = weakref.ref(node)
-        loop.run_until_complete(asyncio.sleep(0.12))  # frozen while still held
+        wait(0.12)  # frozen while still held
         del node
         gc.collect()
         assert dead() is not None  # out of every pass's reach, but the sweep's
-        loop.run_until_complete(asyncio.sleep(0.6))
+        wait(0.6)
         assert collector.sweeps >= 2 and dead() is None
-    finally:
-        collector.close()
-        loop.close()
-        gc.unfreeze()
+
+    _on_a_loop_of_its_own(body, collector)
