@@ -44,16 +44,17 @@ from .schema import read as read_command
 
 
 def _rules_refusal(s: dict, command: dict) -> Refusal | None:
-    """What `apply` says of a well-formed command: its refusal, or None when it accepts it."""
+    """What `apply` says of a well-formed command: its refusal, or None when it accepts it;
+    without its traceback (held by the frames that ask, it tied them, and the states in them,
+    into a reference cycle only the garbage collector frees: at every change of a live page)."""
     declared = COMMANDS[command["type"]].refusal
     if declared is not None:  # the handler's own checks, without a copy
         c = read_command(s, command)
-        return gate_refusal(s, c) or declared(s, c)
+        found = gate_refusal(s, c) or declared(s, c)
+        return None if found is None else found.with_traceback(None)
     try:
         attempt(s, command)  # apply's own steps, on a copy thrown away
     except Refusal as e:
-        # Without its traceback: held, it tied the caller's frames (and the states in them)
-        # into a reference cycle that only the garbage collector frees.
         return e.with_traceback(None)
     return None
 

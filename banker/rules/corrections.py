@@ -68,7 +68,7 @@ def undo_refusal(state: dict) -> DomainError | None:
         try:
             require_playing(state)
         except DomainError as e:
-            return e.with_traceback(None)  # no cycle through the frames (rules/actions.py)
+            return e
     if not state["_undo"]:
         return DomainError(
             "Nothing to undo: undo reaches back only to the latest roll.", "nothing_to_undo"

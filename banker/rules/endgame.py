@@ -179,7 +179,7 @@ def call_time_check(s: dict, c: dict) -> DomainError | None:
     try:
         require_playing(s)
     except DomainError as e:
-        return e.with_traceback(None)  # no cycle through the frames (rules/actions.py)
+        return e
     if not s["options"]["deadline"]:
         return DomainError(
             "This game was not set up with the agreed-deadline variation.", "no_deadline"
@@ -241,7 +241,7 @@ def stop_check(s: dict, c: dict) -> DomainError | None:
     try:
         require_playing(s)
     except DomainError as e:
-        return e.with_traceback(None)  # no cycle through the frames (rules/actions.py)
+        return e
     return None
 
 

@@ -204,7 +204,7 @@ def gate_refusal(state: dict, c: dict) -> DomainError | None:
         try:
             require_playing(state)  # every further command is refused
         except DomainError as e:
-            return e.with_traceback(None)  # no cycle through the frames (rules/actions.py)
+            return e
     return endgame.waiting_refusal(state, c)
 
 

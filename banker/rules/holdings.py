@@ -154,7 +154,7 @@ def deed_command_refusal(s: dict, kind: str, prop: str) -> DomainError | None:
         if kind in ("build", "unmortgage"):
             require_no_debt(s)  # no spending on buildings or mortgages while a debt waits
     except DomainError as e:
-        return e.with_traceback(None)  # no cycle through the frames (rules/actions.py)
+        return e
     auction = s["pending"]["auction"]
     if kind == "build" and auction and auction["item"] in ("house", "hotel"):
         # The auctioned building is on the block: buying past it could leave none to place.

@@ -90,7 +90,7 @@ def claim_refusal(s: dict, claim_id: str, debt_counts: bool = True) -> DomainErr
         try:
             require_playing(s)
         except DomainError as e:
-            return e.with_traceback(None)  # no cycle through the frames (rules/actions.py)
+            return e
     cl = next((x for x in s["pending"]["rent_claims"] if x["id"] == claim_id), None)
     if cl is None:
         return DomainError(

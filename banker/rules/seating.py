@@ -107,7 +107,7 @@ def latecomer_check(s: dict, c: dict) -> DomainError | None:
             s, "No one can join the partnerships variation: it is played by two pairs to the end."
         )
     except DomainError as e:
-        return e.with_traceback(None)  # no cycle through the frames (rules/actions.py)
+        return e
     if len(survivors(s)) >= MAX_PLAYERS:
         return DomainError(
             f"The game already has {MAX_PLAYERS} players, the most it can seat.", "table_full"
@@ -300,7 +300,7 @@ def leave_check(s: dict, c: dict) -> DomainError | None:
     try:
         p = active_player(s, c)
     except DomainError as e:
-        return e.with_traceback(None)  # no cycle through the frames (rules/actions.py)
+        return e
     return leave_refusal(s, p["id"])
 
 

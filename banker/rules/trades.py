@@ -139,7 +139,7 @@ def trade_refusal(s: dict, deal: dict) -> DomainError | None:
     try:
         check_deal(s, deal)
     except DomainError as e:
-        return e.with_traceback(None)  # no cycle through the frames (rules/actions.py)
+        return e
     return None
 
 
@@ -204,7 +204,7 @@ def propose_refusal(s: dict, c: dict) -> DomainError | None:
             return refusal
         check_deal(s, c, proposing=True)
     except DomainError as e:
-        return e.with_traceback(None)  # no cycle through the frames (rules/actions.py)
+        return e
     return None
 
 

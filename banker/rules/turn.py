@@ -245,7 +245,7 @@ def roll_check(s: dict, c: dict) -> DomainError | None:
             )
         require_nothing_pending(s, "the next roll")
     except DomainError as e:
-        return e.with_traceback(None)  # no cycle through the frames (rules/actions.py)
+        return e
     return None
 
 
