@@ -83,3 +83,41 @@ def test_a_cycle_let_go_after_it_was_frozen_is_freed_by_the_sweep():
         assert collector.sweeps >= 2 and dead() is None
 
     _on_a_loop_of_its_own(body, collector)
+
+
+def test_the_server_keeps_cpythons_passes_young_while_it_serves_and_gives_them_back_after(tmp_path):
+    """banker's own server (banker.net.serving, as `banker serve` makes it) starts the collector
+    with its loop and closes it when it stops: CPython's thresholds are YOUNG_ONLY only while it
+    serves."""
+    import http.client
+    import time
+
+    from banker.net.serving import create_server
+    from banker.web import create_app
+
+    before = gc.get_threshold()  # another server of this process may be running: its own
+    thresholds = (600, 9, 9)  # the thresholds found, whoever set them
+    gc.set_threshold(*thresholds)
+    app = create_app({"DATABASE": str(tmp_path / "banker.db")})
+    server = create_server(app, host="127.0.0.1", port=0, threads=2)
+    thread = threading.Thread(target=server.run, daemon=True)
+    try:
+        thread.start()
+        deadline = time.monotonic() + 10
+        while gc.get_threshold() != YOUNG_ONLY and time.monotonic() < deadline:
+            time.sleep(0.01)
+        conn = http.client.HTTPConnection("127.0.0.1", server.effective_port, timeout=10)
+        conn.request("GET", "/")
+        assert conn.getresponse().status == 200  # serving
+        conn.close()
+        assert gc.get_threshold() == YOUNG_ONLY
+    finally:
+        server.close()
+        thread.join(10)
+        app.extensions["banker.store"].close()
+        gc.unfreeze()
+    try:
+        assert not thread.is_alive()
+        assert gc.get_threshold() == thresholds
+    finally:
+        gc.set_threshold(*before)
