@@ -30,12 +30,19 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import threading
 
 FREEZE_SECONDS = 10.0
 SWEEP_SECONDS = 600.0
 # CPython's thresholds while the server runs: its own for the two young generations (700 new
 # objects, 10 young passes), the oldest's passes left to the sweep (a count never reached).
 YOUNG_ONLY = (700, 10, 1 << 30)
+
+# The thresholds are the process's: CPython's own are kept aside by the first collector started
+# and given back by the last one closed (several servers in one process: the tests).
+_lock = threading.Lock()
+_started: list[Collector] = []
+_own: list[tuple[int, int, int]] = []
 
 
 class Collector:
@@ -47,15 +54,18 @@ class Collector:
         self.timer: asyncio.TimerHandle | None = None
         self.next_sweep = 0.0
         self.sweeps = 0  # full passes run (the first at start)
-        self.thresholds: tuple[int, int, int] | None = None  # CPython's own, while started
 
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
         """A full pass now (everything loaded so far lives as long as the process), then the
-        timer; CPython's own passes kept to the young objects until `close`."""
+        timer; CPython's own passes kept to the young objects until `close` (of the last
+        collector of the process still started)."""
         self.loop = loop
-        if self.thresholds is None:
-            self.thresholds = gc.get_threshold()
-            gc.set_threshold(*YOUNG_ONLY)
+        with _lock:
+            if self not in _started:
+                if not _started:
+                    _own[:] = [gc.get_threshold()]
+                    gc.set_threshold(*YOUNG_ONLY)
+                _started.append(self)
         self.sweep()
         self.timer = loop.call_later(self.freeze_seconds, self._tick)
 
@@ -80,7 +90,9 @@ class Collector:
     def close(self) -> None:
         if self.timer is not None:
             self.timer.cancel()
-        if self.thresholds is not None:
-            gc.set_threshold(*self.thresholds)
-            self.thresholds = None
+        with _lock:
+            if self in _started:
+                _started.remove(self)
+                if not _started:
+                    gc.set_threshold(*_own.pop())
         self.timer, self.loop = None, None

@@ -9,7 +9,24 @@ import gc
 import threading
 import weakref
 
+import pytest
+
+from banker.net import collector as collector_module
 from banker.net.collector import YOUNG_ONLY, Collector
+
+FOUND = (600, 9, 9)  # CPython's thresholds as a test's collectors find them
+
+
+@pytest.fixture
+def alone(monkeypatch):
+    """As if no other collector of this process were started (the browser tests' server runs
+    through the whole suite), CPython's thresholds FOUND; the process's own back after."""
+    monkeypatch.setattr(collector_module, "_started", [])
+    monkeypatch.setattr(collector_module, "_own", [])
+    before = gc.get_threshold()
+    gc.set_threshold(*FOUND)
+    yield FOUND
+    gc.set_threshold(*before)
 
 
 class Node:
@@ -50,8 +67,7 @@ def _on_a_loop_of_its_own(body, collector: Collector) -> None:
         raise failed[0]
 
 
-def test_cpythons_own_passes_stay_young_and_an_old_cycle_waits_for_the_sweep():
-    thresholds = gc.get_threshold()
+def test_cpythons_own_passes_stay_young_and_an_old_cycle_waits_for_the_sweep(alone):
     collector = Collector(freeze=0.05, sweep=1.0)
 
     def body(wait) -> None:
@@ -65,7 +81,7 @@ def test_cpythons_own_passes_stay_young_and_an_old_cycle_waits_for_the_sweep():
         assert collector.sweeps >= 2 and dead() is None
 
     _on_a_loop_of_its_own(body, collector)
-    assert gc.get_threshold() == thresholds
+    assert gc.get_threshold() == alone
 
 
 def test_a_cycle_let_go_after_it_was_frozen_is_freed_by_the_sweep():
@@ -85,7 +101,30 @@ def test_a_cycle_let_go_after_it_was_frozen_is_freed_by_the_sweep():
     _on_a_loop_of_its_own(body, collector)
 
 
-def test_the_server_keeps_cpythons_passes_young_while_it_serves_and_gives_them_back_after(tmp_path):
+def test_cpythons_thresholds_come_back_when_the_last_of_two_collectors_closes(alone):
+    """Two servers in one process (as the tests run them): whichever closes first, CPython's
+    passes stay young while the other runs, and its own thresholds come back after both."""
+    loop = asyncio.new_event_loop()  # never run: the collectors' timers only wait on it
+    first, second = Collector(), Collector()
+    try:
+        first.start(loop)
+        second.start(loop)
+        first.close()
+        assert gc.get_threshold() == YOUNG_ONLY
+        first.close()  # closed twice: nothing more
+        assert gc.get_threshold() == YOUNG_ONLY
+        second.close()
+        assert gc.get_threshold() == alone
+    finally:
+        first.close()
+        second.close()
+        loop.close()
+        gc.unfreeze()
+
+
+def test_the_server_keeps_cpythons_passes_young_while_it_serves_and_gives_them_back_after(
+    tmp_path, alone
+):
     """banker's own server (banker.net.serving, as `banker serve` makes it) starts the collector
     with its loop and closes it when it stops: CPython's thresholds are YOUNG_ONLY only while it
     serves."""
@@ -95,9 +134,6 @@ def test_the_server_keeps_cpythons_passes_young_while_it_serves_and_gives_them_b
     from banker.net.serving import create_server
     from banker.web import create_app
 
-    before = gc.get_threshold()  # another server of this process may be running: its own
-    thresholds = (600, 9, 9)  # the thresholds found, whoever set them
-    gc.set_threshold(*thresholds)
     app = create_app({"DATABASE": str(tmp_path / "banker.db")})
     server = create_server(app, host="127.0.0.1", port=0, threads=2)
     thread = threading.Thread(target=server.run, daemon=True)
@@ -116,8 +152,5 @@ def test_the_server_keeps_cpythons_passes_young_while_it_serves_and_gives_them_b
         thread.join(10)
         app.extensions["banker.store"].close()
         gc.unfreeze()
-    try:
-        assert not thread.is_alive()
-        assert gc.get_threshold() == thresholds
-    finally:
-        gc.set_threshold(*before)
+    assert not thread.is_alive()
+    assert gc.get_threshold() == alone
