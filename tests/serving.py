@@ -19,6 +19,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from types import SimpleNamespace
 from urllib.parse import urlsplit
 
 # Debian's chromium, as the browser tests and bench/ launch it (`playwright install` cannot
@@ -190,6 +191,29 @@ def serving(db: Path, *args: str, **options) -> Iterator[Server]:
         yield server
     finally:
         server.stop()
+
+
+@contextmanager
+def in_process(db: Path, threads: int = 2) -> Iterator[SimpleNamespace]:
+    """banker's server (banker.net.serving, push included) on 127.0.0.1 and a free port, on
+    `db`, in a thread of this process (a test then reaches the app and its hub): its `app`,
+    `url` and `thread`; the server stopped, its thread ended and the store closed afterwards."""
+    import threading
+
+    from banker.net.serving import create_server
+    from banker.web import create_app
+
+    app = create_app({"DATABASE": str(db)})
+    server = create_server(app, host="127.0.0.1", port=0, threads=threads)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        yield SimpleNamespace(app=app, url=f"http://127.0.0.1:{server.effective_port}",
+                              thread=thread)  # fmt: skip
+    finally:
+        server.close()
+        thread.join(10)
+        app.extensions["banker.store"].close()
 
 
 _GIVEN: set[int] = set()  # the ports free_port handed out in this run

@@ -21,14 +21,13 @@ from __future__ import annotations
 
 import re
 import shutil
-import threading
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
 from tests.game import Game
-from tests.serving import CHROMIUM, CHROMIUM_ARGS
+from tests.serving import CHROMIUM, CHROMIUM_ARGS, in_process
 from tests.table_web import HttpTable
 
 PHONE = {
@@ -46,19 +45,10 @@ AXE = ROOT / "tests" / "vendor" / "axe-4.14.1.min.js"
 def live_server(tmp_path_factory):
     """The whole app served by banker's server (banker.net.serving: push included) on 127.0.0.1
     and a free port, on a temporary DB, in a thread of this process."""
-    from banker.net.serving import create_server
-    from banker.web import create_app
-
     db = tmp_path_factory.mktemp("live") / "banker.db"
-    app = create_app({"DATABASE": str(db)})
-    server = create_server(app, host="127.0.0.1", port=0, threads=4)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    url = f"http://127.0.0.1:{server.effective_port}"
-    yield SimpleNamespace(url=url, app=app, store=app.extensions["banker.store"])
-    server.close()
-    thread.join(10)
-    app.extensions["banker.store"].close()
+    with in_process(db, threads=4) as served:
+        app = served.app
+        yield SimpleNamespace(url=served.url, app=app, store=app.extensions["banker.store"])
 
 
 @pytest.fixture(scope="session")

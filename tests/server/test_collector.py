@@ -7,12 +7,14 @@ from __future__ import annotations
 import asyncio
 import gc
 import threading
+import time
 import weakref
 
 import pytest
 
 from banker.net import collector as collector_module
 from banker.net.collector import YOUNG_ONLY, Collector
+from tests.serving import in_process, request
 
 FOUND = (600, 9, 9)  # CPython's thresholds as a test's collectors find them
 
@@ -128,29 +130,15 @@ def test_the_server_keeps_cpythons_passes_young_while_it_serves_and_gives_them_b
     """banker's own server (banker.net.serving, as `banker serve` makes it) starts the collector
     with its loop and closes it when it stops: CPython's thresholds are YOUNG_ONLY only while it
     serves."""
-    import http.client
-    import time
-
-    from banker.net.serving import create_server
-    from banker.web import create_app
-
-    app = create_app({"DATABASE": str(tmp_path / "banker.db")})
-    server = create_server(app, host="127.0.0.1", port=0, threads=2)
-    thread = threading.Thread(target=server.run, daemon=True)
     try:
-        thread.start()
-        deadline = time.monotonic() + 10
-        while gc.get_threshold() != YOUNG_ONLY and time.monotonic() < deadline:
-            time.sleep(0.01)
-        conn = http.client.HTTPConnection("127.0.0.1", server.effective_port, timeout=10)
-        conn.request("GET", "/")
-        assert conn.getresponse().status == 200  # serving
-        conn.close()
-        assert gc.get_threshold() == YOUNG_ONLY
+        with in_process(tmp_path / "banker.db") as served:
+            deadline = time.monotonic() + 10
+            while gc.get_threshold() != YOUNG_ONLY and time.monotonic() < deadline:
+                time.sleep(0.01)
+            assert request(served.url + "/").status_code == 200  # serving
+            assert gc.get_threshold() == YOUNG_ONLY
+            thread = served.thread
     finally:
-        server.close()
-        thread.join(10)
-        app.extensions["banker.store"].close()
         gc.unfreeze()
     assert not thread.is_alive()
     assert gc.get_threshold() == alone

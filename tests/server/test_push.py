@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from tests.serving import call, serving
+from tests.serving import call, in_process, serving
 
 pytestmark = pytest.mark.slow
 
@@ -356,29 +356,19 @@ def test_a_pages_own_tap_is_its_view_and_its_stream_is_not_rendered_for_it_again
 @pytest.fixture
 def inproc(tmp_path):
     """banker's server (push included) in a thread of this process: the test reaches its hub."""
-    import threading
     from types import SimpleNamespace
 
-    from banker.net.serving import create_server
-    from banker.web import create_app
+    with in_process(tmp_path / "banker.db") as served:
+        opened = []
 
-    app = create_app({"DATABASE": str(tmp_path / "banker.db")})
-    server = create_server(app, host="127.0.0.1", port=0, threads=2)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    url = f"http://127.0.0.1:{server.effective_port}"
-    opened = []
+        def stream(path: str, headers: dict | None = None) -> Stream:
+            opened.append(Stream(served.url, path, headers))
+            return opened[-1]
 
-    def stream(path: str, headers: dict | None = None) -> Stream:
-        opened.append(Stream(url, path, headers))
-        return opened[-1]
-
-    yield SimpleNamespace(url=url, hub=app.extensions["banker.push"], stream=stream)
-    for s in opened:
-        s.sock.close()
-    server.close()
-    thread.join(10)
-    app.extensions["banker.store"].close()
+        yield SimpleNamespace(url=served.url, hub=served.app.extensions["banker.push"],
+                              stream=stream)  # fmt: skip
+        for s in opened:
+            s.sock.close()
 
 
 def test_a_tapping_pages_stream_is_held_until_the_tap_is_answered_then_sent_what_it_lacks(inproc):
