@@ -41,8 +41,8 @@ YOUNG_ONLY = (700, 10, 1 << 30)
 # The thresholds are the process's: CPython's own are kept aside by the first collector started
 # and given back by the last one closed (several servers in one process: the tests).
 _lock = threading.Lock()
-_started: list[Collector] = []
-_own: list[tuple[int, int, int]] = []
+_started: set[Collector] = set()
+_own = gc.get_threshold()  # CPython's, kept aside while a collector is started
 
 
 class Collector:
@@ -59,13 +59,13 @@ class Collector:
         """A full pass now (everything loaded so far lives as long as the process), then the
         timer; CPython's own passes kept to the young objects until `close` (of the last
         collector of the process still started)."""
+        global _own
         self.loop = loop
         with _lock:
-            if self not in _started:
-                if not _started:
-                    _own[:] = [gc.get_threshold()]
-                    gc.set_threshold(*YOUNG_ONLY)
-                _started.append(self)
+            if not _started:
+                _own = gc.get_threshold()
+                gc.set_threshold(*YOUNG_ONLY)
+            _started.add(self)
         self.sweep()
         self.timer = loop.call_later(self.freeze_seconds, self._tick)
 
@@ -94,5 +94,5 @@ class Collector:
             if self in _started:
                 _started.remove(self)
                 if not _started:
-                    gc.set_threshold(*_own.pop())
+                    gc.set_threshold(*_own)
         self.timer, self.loop = None, None

@@ -23,8 +23,8 @@ FOUND = (600, 9, 9)  # CPython's thresholds as a test's collectors find them
 def alone(monkeypatch):
     """As if no other collector of this process were started (the browser tests' server runs
     through the whole suite), CPython's thresholds FOUND; the process's own back after."""
-    monkeypatch.setattr(collector_module, "_started", [])
-    monkeypatch.setattr(collector_module, "_own", [])
+    monkeypatch.setattr(collector_module, "_started", set())
+    monkeypatch.setattr(collector_module, "_own", collector_module._own)  # given back after
     before = gc.get_threshold()
     gc.set_threshold(*FOUND)
     yield FOUND
