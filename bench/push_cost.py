@@ -1,7 +1,7 @@
 """What push costs the server's CPU (issue 35): idle with no page open, each open idle page,
 and each change of a table of six pages, rendered and sent to all six.
 
-    python -m bench.push_cost [--seconds 30] [--changes 100] [--played N] [--code DIR]
+    python -m bench.push_cost [--seconds 30] [--changes 100] [--gap 0.1] [--played N] [--code DIR]
 
 Starts the real server (`banker serve`) on a fresh database with one started game of four
 players, and reads the server's CPU time (every thread's, /proc/<pid>/task/*/schedstat):
@@ -11,8 +11,13 @@ players, and reads the server's CPU time (every thread's, /proc/<pid>/task/*/sch
    stream asking for its view as a live page does), `seconds` long, nothing happening: the
    more per open page (budget 0.05 ms a second);
 3. `changes` commands (`adjust`, through the JSON API on one keep-alive connection), one every
-   0.1 s, each waited for until all six pages have its view: the server's CPU per change, less
-   the idle pages' share (budget 5 ms): the command, six views rendered, sent;
+   `gap` seconds (0.1: a table's pace is slower still), each waited for until all six pages
+   have its view: the server's CPU per change, less the idle pages' share (budget 5 ms): the
+   command, six views rendered, sent. A processor left idle even a tenth of a second loses
+   what its caches held (this VM: a command costs 2.4–2.8 ms of CPU after 0.1 s idle, 1.1–1.3
+   ms back to back): `--gap 0.002` reads the same work with the caches warm. Then the pages
+   close and the same changes are sent again: what the command alone costs, which a change
+   costs with or without pages (printed as the first part of 3's figure);
 4. what each audience's view costs to render alone (the fragment its poll gets, asked 50 times
    over HTTP): where a change's CPU goes.
 
@@ -47,13 +52,16 @@ from bench.tables import (  # noqa: E402
 )
 
 
-async def _changes(port: int, game: dict, devices: list[Device], changes: int) -> list[float]:
-    """Send the changes; the seconds from each to its view on the last of the six pages."""
+async def _changes(
+    port: int, game: dict, devices: list[Device], changes: int, gap: float = 0.1
+) -> list[float]:
+    """Send the changes, one every `gap` seconds; the seconds from each to its view on the last
+    of the pages (to its answer with none)."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     body = json.dumps({"type": "adjust", "player": "p1", "amount": 1, "reason": "bench"})
     times = []
     for _ in range(changes):
-        await asyncio.sleep(0.1)
+        await asyncio.sleep(gap)
         writer.write((f"POST /api/v1/games/{game['game_id']}/commands HTTP/1.1\r\n"
                       f"Host: bench\r\nAuthorization: Bearer {game['banker_token']}\r\n"
                       f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
@@ -64,12 +72,14 @@ async def _changes(port: int, game: dict, devices: list[Device], changes: int) -
         version = json.loads(await reader.readexactly(length))["version"]
         while not all(version in d.seen for d in devices):
             await asyncio.sleep(0.001)
-        times.append(max(d.seen[version] for d in devices) - t0)
+        times.append(max((d.seen[version] for d in devices), default=time.perf_counter()) - t0)
     writer.close()
     return times
 
 
-async def _run(port: int, pid: int, game: dict, seconds: float, changes: int) -> dict:
+async def _run(
+    port: int, pid: int, game: dict, seconds: float, changes: int, gap: float = 0.1
+) -> dict:
     out = {}
     c0, w0 = cpu_seconds(pid), time.perf_counter()
     await asyncio.sleep(seconds)
@@ -82,7 +92,7 @@ async def _run(port: int, pid: int, game: dict, seconds: float, changes: int) ->
     await asyncio.sleep(seconds)
     out["pages"] = (cpu_seconds(pid) - c0) / (time.perf_counter() - w0)
     c0, w0 = cpu_seconds(pid), time.perf_counter()
-    out["delays"] = await _changes(port, game, devices, changes)
+    out["delays"] = await _changes(port, game, devices, changes, gap)
     spent, wall = cpu_seconds(pid) - c0, time.perf_counter() - w0
     out["per_change"] = (spent - out["pages"] * wall) / changes
     out["rendered"] = sum(d.rendered for d in devices)
@@ -90,6 +100,11 @@ async def _run(port: int, pid: int, game: dict, seconds: float, changes: int) ->
         task.cancel()
     for d in devices:
         d.close()
+    await asyncio.sleep(1)  # the pages gone
+    c0, w0 = cpu_seconds(pid), time.perf_counter()
+    await _changes(port, game, [], changes, gap)
+    spent, wall = cpu_seconds(pid) - c0, time.perf_counter() - w0
+    out["command"] = (spent - out["alone"] * wall) / changes
     return out
 
 
@@ -120,7 +135,7 @@ def render_costs(port: int, pid: int, game: dict, times: int = 50) -> dict[str, 
 
 
 def measure(seconds: float = 30.0, changes: int = 100, code: Path | None = None,
-            played: int = 0) -> dict:  # fmt: skip
+            played: int = 0, gap: float = 0.1) -> dict:  # fmt: skip
     from bench.run import server
 
     with tempfile.TemporaryDirectory() as tmp, server(Path(tmp) / "c.db", code) as srv:
@@ -130,11 +145,11 @@ def measure(seconds: float = 30.0, changes: int = 100, code: Path | None = None,
         time.sleep(2)  # started and settled
         loop = asyncio.new_event_loop()
         try:
-            found = loop.run_until_complete(_run(port, pid, game, seconds, changes))
+            found = loop.run_until_complete(_run(port, pid, game, seconds, changes, gap))
         finally:
             loop.close()
         found["renders"] = render_costs(port, pid, game)
-    found["changes"], found["played"] = changes, played
+    found["changes"], found["played"], found["gap"] = changes, played, gap
     return found
 
 
@@ -145,7 +160,7 @@ def pct(xs: list[float], q: float) -> float:
 
 def rows(r: dict) -> list[tuple[str, str, str, bool | None]]:
     alone, more = 1000 * r["alone"], 1000 * (r["pages"] - r["alone"]) / 6
-    per = 1000 * r["per_change"]
+    per, command = 1000 * r["per_change"], 1000 * r["command"]
     after = f", after {r['played']:,} commands" if r.get("played") else ""
     out = [
         ("server CPU, no page open", "<= 0.2 ms/s", f"{alone:.3f} ms per second", alone <= 0.2),
@@ -155,7 +170,11 @@ def rows(r: dict) -> list[tuple[str, str, str, bool | None]]:
          more <= 0.05),
         ("server CPU per change, a table of six pages", "<= 5 ms",
          f"{per:.2f} ms (its command, six views rendered and sent; {r['changes']} changes, "
-         f"{r['rendered']} views delivered{after})", per <= 5),
+         f"{r['rendered']} views delivered{after}; one every {r['gap']:g} s)", per <= 5),
+        ("  of which its command alone (the same changes, no page open)", "",
+         f"{command:.2f} ms", None),
+        ("  of which the six pages (their views rendered and sent)", "",
+         f"{per - command:.2f} ms", None),
         ("  the change on all six pages' streams, p50 / p95", "",
          f"{1000 * pct(r['delays'], 0.5):.1f} / {1000 * pct(r['delays'], 0.95):.1f} ms", None),
     ]  # fmt: skip
@@ -168,10 +187,11 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=30.0, help="of each idle phase")
     ap.add_argument("--changes", type=int, default=100)
+    ap.add_argument("--gap", type=float, default=0.1, help="seconds between two changes")
     ap.add_argument("--played", type=int, default=0, help="commands played before (a long game)")
     ap.add_argument("--code", type=Path, default=None, help="the banker checkout to serve")
     args = ap.parse_args(argv)
-    found = measure(args.seconds, args.changes, args.code, args.played)
+    found = measure(args.seconds, args.changes, args.code, args.played, args.gap)
     print(load_average())
     show(rows(found))
     return 0
